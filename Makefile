@@ -1,0 +1,142 @@
+# dbtrace build. `make` builds build/dbtrace; `make run` and `make test`
+# are the two commands of README.md and install dependencies first.
+# V=1 shows the full commands.
+
+BUILD      ?= build
+PREFIX     ?= /usr/local
+CC         ?= cc
+CLANG      ?= clang
+BPFTOOL    ?= $(shell command -v bpftool || echo /usr/sbin/bpftool)
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+ARCH       := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+VERSION    := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+GIT_REV    := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+# One skeleton per probe family: a refused probe in one family cannot stop
+# the others from loading.
+FAMILIES   := softirq
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+CFLAGS     ?= -O2 -g
+CFLAGS     += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
+              -MMD -MP -Iinclude -Isrc -I$(BUILD) \
+              -DDBTRACE_VERSION='"$(VERSION)"' -DDBTRACE_GIT_REV='"$(GIT_REV)"'
+LDLIBS     := -lbpf -lelf -lz -lncursesw -ljson-c -lm
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
+              -MMD -MP -Iinclude -Ibpf -I$(BUILD)
+
+# Sources that touch libbpf: the collectors, the BPF core helpers, the
+# subcommands and main. Everything else is pure and linked into the unit
+# tests through libdbtrace.a.
+BPF_SRCS   := $(wildcard bpf/*.bpf.c)
+MAIN_SRCS  := src/main.c $(wildcard src/collect/*.c src/cmd/*.c src/core/bpf_*.c)
+LIB_SRCS   := $(filter-out $(MAIN_SRCS),$(wildcard src/*/*.c))
+UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
+TOOL_SRCS  := $(wildcard tests/tools/*.c)
+
+BPF_OBJS   := $(FAMILIES:%=$(BUILD)/bpf/%.bpf.o)
+SKELS      := $(FAMILIES:%=$(BUILD)/%.skel.h)
+MAIN_OBJS  := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
+LIB_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
+TOOL_BINS  := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
+
+.PHONY: all deps run test unit bats tools bench install clean
+.DELETE_ON_ERROR:
+# Keep the BPF objects: bpftool reads them and tests inspect them.
+.SECONDARY: $(BPF_OBJS)
+
+all: $(BUILD)/dbtrace
+
+deps:
+	$(Q)scripts/setup.sh
+
+# `make run`: the newcomer's first command. DBTRACE_ARGS lets CI run the
+# same path non-interactively (e.g. DBTRACE_ARGS="--batch -d 3").
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+DBTRACE_ARGS ?=
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(SUDO) $(BUILD)/dbtrace top $(DBTRACE_ARGS)
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all unit-bins tools
+	$(Q)tests/run.sh
+
+unit: $(UNIT_BINS)
+	$(Q)tests/run.sh unit
+
+unit-bins: $(UNIT_BINS)
+tools: $(TOOL_BINS)
+
+bats: all tools
+	$(Q)tests/run.sh bats
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all tools
+	$(Q)bench/run.sh
+
+install: $(BUILD)/dbtrace
+	install -D -m 0755 $(BUILD)/dbtrace $(DESTDIR)$(PREFIX)/sbin/dbtrace
+	install -D -m 0644 man/dbtrace.8 $(DESTDIR)$(PREFIX)/share/man/man8/dbtrace.8
+
+clean:
+	rm -rf $(BUILD)
+
+# --- BPF side ------------------------------------------------------------
+# vmlinux.h is generated from the running kernel's BTF, never committed.
+$(BUILD)/vmlinux.h: | $(BUILD)
+	$(call msg,BTF,$@)
+	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@
+
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BUILD)/vmlinux.h | $(BUILD)/bpf
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@
+
+# --- user side -----------------------------------------------------------
+# Collectors include their skeleton; make every main object wait for all
+# skeletons (generated headers are not known to -MMD before the first build).
+$(MAIN_OBJS): $(SKELS)
+
+$(BUILD)/%.o: %.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libdbtrace.a: $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)ar rcs $@ $^
+
+$(BUILD)/dbtrace: $(MAIN_OBJS) $(BUILD)/libdbtrace.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+# One cmocka binary per pure source file (tests/unit/test_<file>.c).
+$(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libdbtrace.a
+	$(call msg,TEST,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -DFIXTURES='"$(CURDIR)/tests/fixtures"' \
+		-DSHARED_FIXTURES='"$(abspath $(CURDIR)/../shared/fixtures)"' \
+		$< $(BUILD)/libdbtrace.a -o $@ -lcmocka -lncursesw -ljson-c -lm
+
+# Load generators for the integration tests and the benchmark.
+$(BUILD)/tests/tools/%: tests/tools/%.c
+	$(call msg,TOOL,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $< -o $@ -lpthread -lm
+
+$(BUILD) $(BUILD)/bpf:
+	$(Q)mkdir -p $@
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

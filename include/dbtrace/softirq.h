@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * softirq probe family: types shared by bpf/softirq.bpf.c and
+ * src/collect/softirq.c.
+ *
+ * Everything is aggregated per CPU in the kernel (a per-CPU array with one
+ * element) and read once per interval; no event per softirq reaches user
+ * space.
+ */
+#ifndef DBTRACE_SOFTIRQ_H
+#define DBTRACE_SOFTIRQ_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+#include "dbtrace/hist.h"
+
+/* Mirrors the kernel's enum softirq vectors (include/linux/interrupt.h);
+ * bpf/softirq.bpf.c asserts each value against vmlinux.h. */
+enum dbt_softirq_vec {
+	DBT_SOFTIRQ_HI = 0,
+	DBT_SOFTIRQ_TIMER,
+	DBT_SOFTIRQ_NET_TX,
+	DBT_SOFTIRQ_NET_RX,
+	DBT_SOFTIRQ_BLOCK,
+	DBT_SOFTIRQ_IRQ_POLL,
+	DBT_SOFTIRQ_TASKLET,
+	DBT_SOFTIRQ_SCHED,
+	DBT_SOFTIRQ_HRTIMER,
+	DBT_SOFTIRQ_RCU,
+	DBT_SOFTIRQ_VECS,
+};
+
+/* Counters of one CPU; monotonic, never reset by the kernel side. */
+struct dbt_softirq_cpu {
+	__u64 time_ns[DBT_SOFTIRQ_VECS];   /* in the vector, hardirqs inside it excluded */
+	__u64 entries[DBT_SOFTIRQ_VECS];   /* handler runs (what /proc/softirqs counts) */
+	__u64 raises[DBT_SOFTIRQ_VECS];
+	/* raise -> entry wait, log2 µs; only the first raise of a pending
+	 * vector starts the clock, as later raises join the same run */
+	__u64 wait_hist[DBT_SOFTIRQ_VECS][DBT_HIST_SLOTS];
+	__u64 hardirq_ns;
+	__u64 hardirq_count;
+	/* exits without a matching entry (attached mid-handler) or entries
+	 * that found a run still open: counted so data loss is never silent */
+	__u64 unmatched;
+};
+
+/* Per-CPU bookkeeping between entry and exit events. */
+struct dbt_softirq_state {
+	__u64 sirq_start_ns;
+	__u64 hardirq_ns_at_start;         /* to subtract nested hardirq time */
+	__u64 hirq_start_ns;
+	__u64 raised_ns[DBT_SOFTIRQ_VECS]; /* 0: not pending */
+	__u32 sirq_vec;
+	__u32 in_sirq;
+};
+
+#endif /* DBTRACE_SOFTIRQ_H */

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs every build and test dependency from Debian's packages.
+# Idempotent and quick when everything is already there, so `make run` and
+# `make test` can call it every time.
+set -euo pipefail
+
+PACKAGES=(
+	# build: BPF side
+	clang llvm bpftool libbpf-dev
+	# build: user side
+	gcc make pkg-config libelf-dev zlib1g-dev libncurses-dev libjson-c-dev
+	# tests
+	libcmocka-dev bats jq python3 python3-jsonschema iproute2 procps
+	# benchmark anchors
+	libbpf-tools
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null; then SUDO=sudo; else
+		echo "setup: need root to install: ${missing[*]}" >&2; exit 1
+	fi
+else
+	SUDO=
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

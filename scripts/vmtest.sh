@@ -1,0 +1,351 @@
+#!/usr/bin/env bash
+# Runs bats files inside a qemu guest booted on one of Debian's kernels, so
+# the suite also exercises the attach paths the host kernel refuses.
+#
+#   scripts/vmtest.sh [--kernel cloud|rt] [--timeout SECONDS] [-v] BATS_DIR_OR_FILE...
+#   scripts/vmtest.sh [--kernel cloud|rt] --shell
+#
+# The guest's root file system is an initramfs made from the host's own
+# binaries and their shared libraries (bash, coreutils, bats, jq, bpftool,
+# iproute2, procps, python3 with jsonschema, kmod, ...), the repo at its own
+# absolute path (without .git and build/vm) and the kernel modules the tests
+# need. The kernel is the current linux-image-{cloud,rt}-amd64 from Debian's
+# archive, downloaded once into build/vm/. qemu runs under TCG (KVM hangs
+# on these machines) with the kernel console on ttyS0 (build/vm/console-*.log)
+# and bats' TAP stream on ttyS1, which this script copies to stdout as it
+# arrives, followed by one line 'vmtest: N passed, N failed, N skipped'.
+# Progress and timings go to stderr.
+#
+# Exit status: 0 all tests passed; 1 some test failed; 2 the guest never
+# reported (kernel panic, timeout, qemu crash) or the setup failed.
+#
+# Environment:
+#   VMTEST_MODULES   kernel modules to load before the suite
+#                    (default: veth sch_tbf sch_netem)
+#   VMTEST_PACKAGES  more host Debian packages to put in the guest
+#   VMTEST_PATHS     more host files or directories to put in the guest
+#   VMTEST_APPEND    more kernel command line
+#   VMTEST_CACHE     cache directory (default: REPO/build/vm)
+set -euo pipefail
+shopt -s lastpipe
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+cache=${VMTEST_CACHE:-$repo/build/vm}
+
+log() { printf 'vmtest: %s\n' "$*" >&2; }
+die() { log "$*"; exit 2; }
+now() { printf '%s' "$EPOCHREALTIME"; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+usage() {
+	sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
+	exit "${1:-0}"
+}
+
+flavour=cloud
+timeout=1800
+mode=bats
+verbose=0
+bats_args=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) flavour=${2:?--kernel needs cloud or rt}; shift 2 ;;
+	--kernel=*) flavour=${1#*=}; shift ;;
+	--timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
+	--timeout=*) timeout=${1#*=}; shift ;;
+	--shell) mode=shell; shift ;;
+	-v | --verbose) verbose=1; shift ;;
+	-h | --help) usage 0 ;;
+	--) shift; bats_args+=("$@"); break ;;
+	-*) log "unknown option $1"; usage 2 >&2 ;;
+	*) bats_args+=("$1"); shift ;;
+	esac
+done
+case $flavour in cloud | rt) ;; *) die "--kernel must be cloud or rt, not $flavour" ;; esac
+[[ $timeout =~ ^[0-9]+$ ]] || die "--timeout needs a whole number of seconds"
+[ "$mode" = shell ] || [ ${#bats_args[@]} -gt 0 ] || usage 2 >&2
+
+modules=(${VMTEST_MODULES-veth sch_tbf sch_netem})
+
+abs_bats=()
+for a in "${bats_args[@]}"; do
+	case $a in
+	-*) abs_bats+=("$a") ;;
+	*) [ -e "$a" ] || die "no such bats file or directory: $a"
+	   abs_bats+=("$(realpath "$a")") ;;
+	esac
+done
+
+# ---------------------------------------------------------------- host tools
+need_pkgs=()
+command -v qemu-system-x86_64 >/dev/null || need_pkgs+=(qemu-system-x86)
+command -v cpio >/dev/null || need_pkgs+=(cpio)
+# kmod: depmod here, modprobe in the guest
+dpkg-query -W -f='${Status}' kmod 2>/dev/null | grep -q 'install ok installed' || need_pkgs+=(kmod)
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+	SUDO=
+	[ "$(id -u)" -eq 0 ] || SUDO=sudo
+	log "installing ${need_pkgs[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	$SUDO apt-get update -qq
+	$SUDO apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >/dev/null
+fi
+for t in bats python3 jq bpftool; do
+	command -v "$t" >/dev/null || log "warning: $t is not on the host, the guest will lack it (scripts/setup.sh installs it)"
+done
+
+mkdir -p "$cache"
+
+# ------------------------------------------------------------------- kernel
+# The meta package linux-image-FLAVOUR-amd64 depends on the current versioned
+# image, e.g. linux-image-6.1.0-56-cloud-amd64; never name a version here.
+resolve_kernel() {
+	apt-cache depends "linux-image-$flavour-amd64" 2>/dev/null |
+		sed -n 's/^ *|\{0,1\}Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1
+}
+
+# bzImage -> vmlinux. An ELF vmlinux with a PVH note (CONFIG_PVH) boots
+# straight into 64-bit code, skipping the self-decompression that TCG makes slow.
+extract_vmlinux() { # bzImage out
+	local img=$1 out=$2 magic cmd off
+	for magic in '\xfd7zXZ\x00:xz -dc' '(\xb5/\xfd:zstd -dcq' '\x1f\x8b\x08:gzip -dc' \
+		'\x02\x21\x4c\x18:lz4 -dc' 'BZh:bzip2 -dc' '\x89LZO:lzop -dc'; do
+		cmd=${magic#*:}
+		command -v "${cmd%% *}" >/dev/null || continue
+		for off in $(LC_ALL=C grep -aboP "${magic%%:*}" "$img" 2>/dev/null | cut -d: -f1 | head -n 5); do
+			tail -c +"$((off + 1))" "$img" | $cmd >"$out.tmp" 2>/dev/null || true
+			if [ "$(head -c 4 "$out.tmp" 2>/dev/null)" = $'\x7fELF' ]; then
+				mv "$out.tmp" "$out"
+				return 0
+			fi
+		done
+	done
+	rm -f "$out.tmp"
+	return 1
+}
+
+fetch_kernel() {
+	local pkg dir tmp t0
+	pkg=$(resolve_kernel)
+	if [ -z "$pkg" ]; then
+		log "apt knows no linux-image-$flavour-amd64 yet: apt-get update"
+		apt-get update -qq || true
+		pkg=$(resolve_kernel)
+	fi
+	if [ -z "$pkg" ]; then
+		# offline: fall back on what is already cached
+		dir=$(ls -d "$cache"/linux-image-*-"$flavour"-amd64 2>/dev/null | sort -V | tail -n 1)
+		[ -n "$dir" ] || die "cannot resolve linux-image-$flavour-amd64 with apt-cache depends"
+		log "warning: apt cannot resolve linux-image-$flavour-amd64, using cached $(basename "$dir")"
+		kdir=$dir
+		return
+	fi
+	kdir=$cache/$pkg
+	[ -e "$kdir/.done" ] && return
+	t0=$(now)
+	log "downloading $pkg"
+	tmp=$(mktemp -d "$cache/fetch.XXXXXX")
+	(cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root "$pkg") ||
+		{ rm -rf "$tmp"; die "apt-get download $pkg failed"; }
+	local t1
+	t1=$(now)
+	log "downloaded in $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}') s; unpacking"
+	dpkg -x "$tmp"/*.deb "$tmp/root"
+	rm -f "$tmp"/*.deb
+	depmod -b "$tmp/root" "$(basename "$(ls -d "$tmp"/root/lib/modules/*/ | head -n 1)")"
+	local img
+	img=$(ls "$tmp"/root/boot/vmlinuz-* | head -n 1)
+	if ! extract_vmlinux "$img" "$tmp/root/boot/vmlinux"; then
+		log "warning: could not extract vmlinux from $img; booting the bzImage"
+	fi
+	rm -rf "$kdir"
+	mv "$tmp/root" "$kdir"
+	rmdir "$tmp"
+	touch "$kdir/.done"
+	log "unpacked in $(since "$t1") s (download + unpack $(since "$t0") s)"
+	# Older versions of the same flavour left in the cache are dead weight.
+	for old in "$cache"/linux-image-*-"$flavour"-amd64; do
+		[ "$old" = "$kdir" ] || rm -rf "$old"
+	done
+}
+
+exec {lockfd}>"$cache/.lock"
+flock "$lockfd"
+fetch_kernel
+flock -u "$lockfd"
+
+kver=$(basename "$(ls -d "$kdir"/lib/modules/*/ | head -n 1)")
+kimage=$kdir/boot/vmlinux
+if [ ! -e "$kimage" ] || ! readelf -n "$kimage" 2>/dev/null | grep -q 'Xen.*0x00000012'; then
+	kimage=$(ls "$kdir"/boot/vmlinuz-* | head -n 1)
+fi
+
+# ---------------------------------------------------------------- initramfs
+run=$(mktemp -d "$cache/run.XXXXXX")
+cleanup() { rm -rf "$run"; }
+trap cleanup EXIT
+
+t_build=$(now)
+pyver=$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo 3)
+guest_pkgs=(
+	bash dash coreutils util-linux mount procps iproute2 grep sed mawk
+	findutils diffutils gzip tar hostname psmisc kmod
+	bats jq bpftool
+	python3 python3-minimal "python$pyver" "python$pyver-minimal"
+	"libpython$pyver-minimal" "libpython$pyver-stdlib"
+	python3-jsonschema python3-attr python3-pyrsistent
+	${VMTEST_PACKAGES-}
+)
+guest_paths=(/usr/bin/awk ${VMTEST_PATHS-})
+
+# The host system part changes only when packages do: cache its cpio, keyed
+# on the package database, the alternatives and what is asked for.
+key=$({
+	cat "$here/vm/rootfs-list.py"
+	printf '%s\n' "${guest_pkgs[@]}" "${guest_paths[@]}"
+	stat -c '%Y %s' /var/lib/dpkg/status
+	ls -l /etc/alternatives
+} | sha256sum | cut -c1-16)
+syscpio=$cache/system-$key.cpio
+if [ ! -e "$syscpio" ]; then
+	args=()
+	for p in "${guest_pkgs[@]}"; do args+=(--pkg "$p"); done
+	for p in "${guest_paths[@]}"; do args+=(--path "$p"); done
+	/usr/bin/python3 "$here/vm/rootfs-list.py" "${args[@]}" >"$run/system.list"
+	(cd / && cpio -o -H newc --quiet <"$run/system.list") >"$syscpio.tmp"
+	rm -f "$cache"/system-*.cpio
+	mv "$syscpio.tmp" "$syscpio"
+fi
+
+# The repo at its own path, and any bats file given from outside it.
+{
+	d=$repo
+	while [ "$d" != / ]; do d=$(dirname "$d"); [ "$d" = / ] || echo "${d#/}"; done
+	(cd / && find "${repo#/}" \( -path "${repo#/}/.git" -o -path "${cache#/}" \) -prune -o -print)
+	for p in "${abs_bats[@]}"; do
+		case $p/ in -* | "$repo"/*) continue ;; esac
+		d=$(dirname "$p")
+		while [ "$d" != / ]; do echo "${d#/}"; d=$(dirname "$d"); done
+		if [ -d "$p" ]; then
+			(cd / && find "${p#/}" -print)
+		else
+			echo "${p#/}"
+			# bats' `load` helpers beside it
+			(cd / && find "$(dirname "${p#/}")" -maxdepth 1 -name '*.bash')
+		fi
+	done
+} | LC_ALL=C sort -u >"$run/repo.list"
+(cd / && cpio -o -H newc --quiet <"$run/repo.list") >"$run/repo.cpio"
+
+# The small part made here: /init, its config, /etc basics, the modules.
+st=$run/stage
+mkdir -p "$st"/{dev,proc,sys,tmp,run,root,etc,mnt}
+cp "$here/vm/init" "$st/init"
+chmod 755 "$st/init"
+mknod -m 600 "$st/dev/console" c 5 1
+printf 'root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n' >"$st/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$st/etc/group"
+printf 'passwd: files\ngroup: files\nhosts: files\n' >"$st/etc/nsswitch.conf"
+printf '127.0.0.1 localhost vmtest\n::1 localhost\n' >"$st/etc/hosts"
+{
+	printf 'REPO=%q\nVMTEST_KERNEL=%q\nMODE=%q\n' "$repo" "$flavour" "$mode"
+	printf 'MODULES=('; printf '%q ' "${modules[@]}"; printf ')\n'
+	printf 'BATS_ARGS=('; printf '%q ' "${abs_bats[@]}"; printf ')\n'
+} >"$st/etc/vmtest.conf"
+if [ ${#modules[@]} -gt 0 ]; then
+	mkdir -p "$st/lib/modules/$kver"
+	cp "$kdir/lib/modules/$kver"/modules.{order,builtin,builtin.modinfo} "$st/lib/modules/$kver/" 2>/dev/null || true
+	modprobe -d "$kdir" -S "$kver" --show-depends -a "${modules[@]}" 2>"$run/modprobe.err" |
+		awk '$1 == "insmod" { print $2 }' | sort -u | while read -r ko; do
+		rel=${ko#"$kdir"/}
+		mkdir -p "$st/$(dirname "$rel")"
+		case $ko in
+		*.xz) xz -dc "$ko" >"$st/${rel%.xz}" ;;
+		*.zst) zstd -dcq "$ko" >"$st/${rel%.zst}" ;;
+		*.gz) gzip -dc "$ko" >"$st/${rel%.gz}" ;;
+		*) cp "$ko" "$st/$rel" ;;
+		esac
+	done
+	[ -s "$run/modprobe.err" ] && log "modprobe: $(cat "$run/modprobe.err")"
+	depmod -b "$st" "$kver"
+fi
+# /lib is a link to usr/lib on a merged-/usr host: stage into the real path.
+if [ -L /lib ] && [ -d "$st/lib" ]; then
+	mkdir -p "$st/usr"
+	mv "$st/lib" "$st/usr/lib"
+fi
+(cd "$st" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) >"$run/stage.cpio"
+
+cat "$syscpio" "$run/repo.cpio" "$run/stage.cpio" >"$run/initramfs.cpio"
+rm -f "$run/repo.cpio" "$run/stage.cpio"
+log "initramfs $(($(stat -c %s "$run/initramfs.cpio") >> 20)) MiB built in $(since "$t_build") s"
+
+# ------------------------------------------------------------------- boot
+console=$cache/console-$flavour.log
+append="console=ttyS0 panic=-1 quiet ${VMTEST_APPEND-}"
+qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 2G
+	-nographic -nodefaults -no-user-config -no-reboot
+	-kernel "$kimage" -initrd "$run/initramfs.cpio" -append "$append")
+
+if [ "$mode" = shell ]; then
+	log "booting $kver; the guest's shell is on this terminal (Ctrl-A x quits qemu)"
+	exec "${qemu[@]}" -serial mon:stdio -serial null
+fi
+
+log "booting $kver ($(basename "$kimage")), timeout ${timeout} s; console in ${console#"$repo"/}"
+tailpid=
+if [ "$verbose" = 1 ]; then
+	: >"$console"
+	tail -n +1 -F "$console" 2>/dev/null >&2 &
+	tailpid=$!
+fi
+
+t0=$(now)
+t_boot= t_suite= t_end= rc=
+pass=0 fail=0 skip=0
+set +e
+timeout -k 10 "$timeout" "${qemu[@]}" -serial "file:$console" -serial stdio </dev/null |
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%$'\r'}
+		case $line in
+		'##vmtest## boot '*)
+			t_boot=$(since "$t0")
+			log "guest up after $t_boot s (kernel ${line#'##vmtest## boot '})"
+			;;
+		'##vmtest## suite') t_suite=$(now) ;;
+		'##vmtest## exit '*)
+			rc=${line#'##vmtest## exit '}
+			t_end=$(now)
+			;;
+		*)
+			printf '%s\n' "$line"
+			case $line in
+			'ok '*' # skip'* | 'ok '*' # SKIP'*) skip=$((skip + 1)) ;;
+			'ok '*) pass=$((pass + 1)) ;;
+			'not ok '*) fail=$((fail + 1)) ;;
+			esac
+			;;
+		esac
+	done
+qemu_rc=${PIPESTATUS[0]}
+set -e
+[ -n "$tailpid" ] && kill "$tailpid" 2>/dev/null
+
+if [ -n "$t_suite" ] && [ -n "$t_end" ]; then
+	log "suite ran in $(awk -v a="$t_suite" -v b="$t_end" 'BEGIN{printf "%.1f", b-a}') s (boot ${t_boot:-?} s, total $(since "$t0") s)"
+fi
+echo "vmtest: $pass passed, $fail failed, $skip skipped"
+
+if [ -z "$rc" ]; then
+	case $qemu_rc in
+	124 | 137) log "FAIL: no result from the guest within ${timeout} s" ;;
+	0) log "FAIL: the guest stopped without a result (kernel panic?)" ;;
+	*) log "FAIL: qemu exited with status $qemu_rc and no result from the guest" ;;
+	esac
+	log "last lines of ${console#"$repo"/}:"
+	tail -n 30 "$console" | sed 's/^/  | /' >&2
+	exit 2
+fi
+[ "$rc" = 0 ] || exit 1
+exit 0

@@ -1,0 +1,37 @@
+/* The measuring loop shared by `top` and `capture`: attach, then one
+ * snapshot per tick, rows computed by the model, handed to a sink. */
+#ifndef DBTRACE_CMD_SESSION_H
+#define DBTRACE_CMD_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "cli/options.h"
+#include "collect/collectors.h"
+#include "model/cpu_model.h"
+#include "model/interval.h"
+
+enum session_action { SESSION_CONTINUE = 0, SESSION_STOP = 1 };
+
+struct session_sink {
+	void *ctx;
+	/* negative errno aborts the session, SESSION_STOP ends it cleanly */
+	int (*on_interval)(void *ctx, const struct interval_view *iv);
+	int input_fd;                  /* -1, or a fd whose readiness calls on_input */
+	int (*on_input)(void *ctx);
+	double first_tick_s;           /* 0: the first refresh after one interval */
+};
+
+struct session_result {
+	struct cpu_snapshot first, last;
+	double elapsed_s;
+	int stop_signal;               /* 0 when the duration ran out or the user quit */
+	int intervals;
+};
+
+/* Runs until the duration elapses, a stop signal arrives or the sink says
+ * stop. res->first/last stay allocated for the caller's summary. */
+int session_run(const struct dbt_config *cfg, struct collectors *col,
+		struct session_sink *sink, struct session_result *res);
+void session_result_free(struct session_result *res);
+
+#endif

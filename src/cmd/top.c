@@ -1,0 +1,93 @@
+/* `dbtrace top`: the live view, full-screen or --batch. */
+#include "cmd/cmd.h"
+#include "cmd/session.h"
+#include "core/log.h"
+#include "out/batch.h"
+#include "out/cpu_table.h"
+#include "out/top_ui.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+struct top_ctx {
+	struct top_ui *ui;
+	char sort_key;
+};
+
+static int batch_interval(void *ctx, const struct interval_view *iv)
+{
+	struct top_ctx *t = ctx;
+
+	return batch_print(stdout, iv, t->sort_key);
+}
+
+static int ui_interval(void *ctx, const struct interval_view *iv)
+{
+	struct top_ctx *t = ctx;
+
+	return top_ui_draw(t->ui, iv);
+}
+
+static int ui_input(void *ctx)
+{
+	struct top_ctx *t = ctx;
+
+	return top_ui_input(t->ui) ? SESSION_STOP : SESSION_CONTINUE;
+}
+
+int cmd_top(const struct dbt_config *cfg)
+{
+	struct top_ctx t = { NULL, cfg->sort_key ? cfg->sort_key : CPU_TABLE_DEFAULT_SORT };
+	struct session_sink sink = { .ctx = &t, .input_fd = -1 };
+	struct session_result res;
+	struct collectors col;
+	char status[256], eb[96];
+	int rc, failed;
+
+	if (!cpu_table_valid_key(t.sort_key)) {
+		log_err("bad sort key '%c': one of the keys in the table header", t.sort_key);
+		return DBT_EXIT_USAGE;
+	}
+	if (!cfg->batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		log_err("top needs a terminal; use --batch for plain text");
+		return DBT_EXIT_USAGE;
+	}
+	rc = cmd_prepare_bpf(cfg);
+	if (rc)
+		return rc;
+	failed = collectors_open(&col);
+	if (failed < 0) {
+		log_err("cannot set up the probes: %s", log_errno_text(failed, eb, sizeof(eb)));
+		return DBT_EXIT_RUNTIME;
+	}
+	for (int f = 0; f < FAM_COUNT; f++)
+		if (!col.on[f])
+			log_err("%s probes did not attach (see dbtrace probes); showing the rest",
+				col.reports[f].family);
+	cmd_probe_status(col.reports, FAM_COUNT, status, sizeof(status));
+
+	if (cfg->batch) {
+		sink.on_interval = batch_interval;
+	} else {
+		rc = top_ui_open(&t.ui, col.ncpus, t.sort_key, status);
+		if (rc) {
+			log_err("cannot start the terminal view: %s", log_errno_text(rc, eb, sizeof(eb)));
+			collectors_close(&col);
+			return DBT_EXIT_RUNTIME;
+		}
+		sink.on_interval = ui_interval;
+		sink.on_input = ui_input;
+		sink.input_fd = STDIN_FILENO;
+		/* first numbers on screen well under a second after start */
+		sink.first_tick_s = cfg->interval_s < 0.25 ? cfg->interval_s : 0.25;
+	}
+	rc = session_run(cfg, &col, &sink, &res);
+	top_ui_close(t.ui);
+	collectors_close(&col);
+	session_result_free(&res);
+	if (rc) {
+		log_err("top stopped: %s", log_errno_text(rc, eb, sizeof(eb)));
+		return DBT_EXIT_RUNTIME;
+	}
+	return DBT_EXIT_OK;
+}

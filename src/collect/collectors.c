@@ -1,0 +1,64 @@
+#include "collect/collectors.h"
+#include "core/bpf_percpu.h"
+#include "core/loop_fds.h"
+#include "sysinfo/procstat.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int collectors_open(struct collectors *c)
+{
+	int failed = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->ncpus = percpu_ncpus();
+	if (c->ncpus <= 0)
+		return c->ncpus ? c->ncpus : -EINVAL;
+	c->stat_buf = calloc((size_t)c->ncpus, sizeof(*c->stat_buf));
+	if (!c->stat_buf)
+		return -ENOMEM;
+
+	c->on[FAM_SOFTIRQ] = !softirq_collector_open(&c->softirq, &c->reports[FAM_SOFTIRQ]);
+	for (int f = 0; f < FAM_COUNT; f++)
+		failed += !c->on[f];
+	return failed;
+}
+
+int collectors_snapshot(struct collectors *c, struct cpu_snapshot *snap)
+{
+	int err;
+
+	/* the map first, then /proc/stat: both within microseconds */
+	snap->mono_ns = mono_ns();
+	snap->have_sirq = c->on[FAM_SOFTIRQ];
+	if (snap->have_sirq) {
+		err = softirq_collector_read(&c->softirq, snap);
+		if (err)
+			return err;
+	}
+	err = procstat_read(NULL, c->stat_buf, snap->ncpus);
+	if (err < 0)
+		return err;
+	for (int cpu = 0; cpu < snap->ncpus; cpu++)
+		snap->cpu[cpu].stat = c->stat_buf[cpu];
+	return 0;
+}
+
+uint64_t collectors_lost(const struct collectors *c)
+{
+	uint64_t lost = 0;
+
+	if (c->on[FAM_SOFTIRQ])
+		lost += softirq_collector_lost(&c->softirq);
+	return lost;
+}
+
+void collectors_close(struct collectors *c)
+{
+	if (c->on[FAM_SOFTIRQ])
+		softirq_collector_close(&c->softirq);
+	memset(c->on, 0, sizeof(c->on));
+	free(c->stat_buf);
+	c->stat_buf = NULL;
+}

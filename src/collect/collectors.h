@@ -1,0 +1,36 @@
+/* All probe families together: opened once, read once per interval. A
+ * family that cannot attach is reported and left out; the others run. */
+#ifndef DBTRACE_COLLECT_COLLECTORS_H
+#define DBTRACE_COLLECT_COLLECTORS_H
+
+#include <stdbool.h>
+#include "collect/softirq.h"
+#include "model/cpu_model.h"
+#include "sysinfo/procstat.h"
+
+enum dbt_family {
+	FAM_SOFTIRQ,
+	FAM_COUNT,
+};
+
+struct collectors {
+	int ncpus;                                 /* possible CPUs */
+	struct procstat_cpu *stat_buf;             /* /proc/stat, ncpus entries */
+	struct softirq_collector softirq;
+	bool on[FAM_COUNT];
+	struct probe_report reports[FAM_COUNT];
+};
+
+/* Opens every family. Returns the number of families that failed to
+ * attach (0 when all did), or a negative errno for a fatal error. */
+int collectors_open(struct collectors *c);
+
+/* Fills snap (allocated for c->ncpus) from /proc/stat and the maps. */
+int collectors_snapshot(struct collectors *c, struct cpu_snapshot *snap);
+
+/* Events lost so far, over all families. */
+uint64_t collectors_lost(const struct collectors *c);
+
+void collectors_close(struct collectors *c);
+
+#endif

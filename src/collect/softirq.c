@@ -1,0 +1,89 @@
+#include "collect/softirq.h"
+#include "core/bpf_percpu.h"
+#include "softirq.skel.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct plan_variant variants[] = {
+	{ "tp_btf", "_btf" },
+	{ "raw_tp", "_raw" },
+};
+
+static int skel_open(void **skel, struct bpf_object **obj)
+{
+	struct softirq_bpf *s = softirq_bpf__open();
+
+	if (!s)
+		return errno ? -errno : -EINVAL;
+	*skel = s;
+	*obj = s->obj;
+	return 0;
+}
+
+static int skel_load(void *skel)
+{
+	return softirq_bpf__load(skel);
+}
+
+static void skel_destroy(void *skel)
+{
+	softirq_bpf__destroy(skel);
+}
+
+static const struct plan_family family = {
+	.name = "softirq",
+	.variants = variants,
+	.n_variants = sizeof(variants) / sizeof(variants[0]),
+	.open = skel_open,
+	.load = skel_load,
+	.destroy = skel_destroy,
+};
+
+int softirq_collector_open(struct softirq_collector *c, struct probe_report *rep)
+{
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	c->ncpus = percpu_ncpus();
+	if (c->ncpus <= 0)
+		return c->ncpus ? c->ncpus : -EINVAL;
+	c->buf = calloc((size_t)c->ncpus, sizeof(*c->buf));
+	if (!c->buf)
+		return -ENOMEM;
+	err = plan_run(&family, &c->h, rep);
+	if (err) {
+		free(c->buf);
+		c->buf = NULL;
+		return err;
+	}
+	c->stats_fd = bpf_map__fd(((struct softirq_bpf *)c->h.skel)->maps.softirq_stats);
+	return 0;
+}
+
+int softirq_collector_read(struct softirq_collector *c, struct cpu_snapshot *snap)
+{
+	__u32 zero = 0;
+	int err, n;
+
+	err = percpu_lookup(c->stats_fd, &zero, c->buf, sizeof(*c->buf));
+	if (err)
+		return err;
+	n = snap->ncpus < c->ncpus ? snap->ncpus : c->ncpus;
+	for (int cpu = 0; cpu < n; cpu++)
+		snap->cpu[cpu].sirq = c->buf[cpu];
+	return 0;
+}
+
+uint64_t softirq_collector_lost(const struct softirq_collector *c)
+{
+	return plan_lost_events(&c->h);
+}
+
+void softirq_collector_close(struct softirq_collector *c)
+{
+	plan_close(&family, &c->h);
+	free(c->buf);
+	c->buf = NULL;
+}

@@ -1,0 +1,140 @@
+#include "core/bpf_plan.h"
+#include "core/log.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && !strcmp(s + ls - lx, suffix);
+}
+
+static void reject(struct probe_report *rep, const char *path, const char *stage, int err)
+{
+	struct probe_rejection *r;
+	char eb[96];
+
+	if (rep->n_rejected >= PLAN_MAX_REJECTED)
+		return;
+	r = &rep->rejected[rep->n_rejected++];
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	snprintf(r->error, sizeof(r->error), "%s: %s", stage, log_errno_text(err, eb, sizeof(eb)));
+}
+
+static void detach_all(struct plan_handle *h)
+{
+	while (h->n_links > 0)
+		bpf_link__destroy(h->links[--h->n_links]);
+}
+
+/* Attaches every program the variant switched on. */
+static int attach_variant(struct plan_handle *h, const char *suffix, char *stage, size_t stagelen)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, h->obj) {
+		struct bpf_link *link;
+
+		if (!bpf_program__autoload(prog))
+			continue;
+		if (h->n_links >= PLAN_MAX_LINKS)
+			return -E2BIG;
+		link = bpf_program__attach(prog);
+		if (!link) {
+			int err = -errno;
+
+			snprintf(stage, stagelen, "attach %s", bpf_program__name(prog));
+			return err ? err : -EINVAL;
+		}
+		h->links[h->n_links++] = link;
+	}
+	return 0;
+}
+
+static int try_variant(const struct plan_family *fam, const struct plan_variant *v,
+		       struct plan_handle *h, struct probe_report *rep)
+{
+	struct bpf_program *prog;
+	char stage[64] = "open";
+	int err, n = 0;
+
+	memset(h, 0, sizeof(*h));
+	err = fam->open(&h->skel, &h->obj);
+	if (err)
+		goto fail;
+	bpf_object__for_each_program(prog, h->obj) {
+		int mine = ends_with(bpf_program__name(prog), v->suffix);
+
+		bpf_program__set_autoload(prog, mine);
+		n += mine;
+	}
+	if (!n) {
+		err = -ENOENT;
+		snprintf(stage, sizeof(stage), "no programs named *%s", v->suffix);
+		goto fail;
+	}
+	snprintf(stage, sizeof(stage), "load");
+	err = fam->load(h->skel);
+	if (err)
+		goto fail;
+	err = attach_variant(h, v->suffix, stage, sizeof(stage));
+	if (err)
+		goto fail;
+	snprintf(rep->attach, sizeof(rep->attach), "%s", v->path);
+	rep->n_programs = h->n_links;
+	log_debug("%s: attached %d programs via %s", fam->name, h->n_links, v->path);
+	return 0;
+fail:
+	reject(rep, v->path, stage, err);
+	log_debug("%s: %s rejected: %s", fam->name, v->path, rep->rejected[rep->n_rejected - 1].error);
+	plan_close(fam, h);
+	return err;
+}
+
+int plan_run(const struct plan_family *fam, struct plan_handle *h, struct probe_report *rep)
+{
+	int err = -ENOENT;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->family = fam->name;
+	for (int i = 0; i < fam->n_variants; i++) {
+		err = try_variant(fam, &fam->variants[i], h, rep);
+		if (!err)
+			return 0;
+	}
+	return err;
+}
+
+void plan_close(const struct plan_family *fam, struct plan_handle *h)
+{
+	detach_all(h);
+	if (h->skel)
+		fam->destroy(h->skel);
+	memset(h, 0, sizeof(*h));
+}
+
+uint64_t plan_lost_events(const struct plan_handle *h)
+{
+	struct bpf_program *prog;
+	uint64_t lost = 0;
+
+	if (!h->obj)
+		return 0;
+	bpf_object__for_each_program(prog, h->obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len))
+			lost += info.recursion_misses;
+	}
+	return lost;
+}

@@ -1,0 +1,65 @@
+/* The attach plan: each probe family lists its variants (attach paths) in
+ * order of preference; the first one whose programs really load and attach
+ * wins, and every rejected one is recorded with the errno of the real try.
+ * (Feature checks by symbol lookup lie: a kernel without kprobes still
+ * lists the symbols.) */
+#ifndef DBTRACE_CORE_BPF_PLAN_H
+#define DBTRACE_CORE_BPF_PLAN_H
+
+#include <stdint.h>
+
+struct bpf_object;
+struct bpf_link;
+
+#define PLAN_MAX_REJECTED 6
+#define PLAN_MAX_LINKS 32
+
+struct probe_rejection {
+	char path[24];
+	char error[160];
+};
+
+/* What `dbtrace probes` prints and every capture records. */
+struct probe_report {
+	const char *family;
+	char attach[24];               /* the winning path, "" when none */
+	int n_programs;                /* programs attached */
+	int n_rejected;
+	struct probe_rejection rejected[PLAN_MAX_REJECTED];
+};
+
+struct plan_variant {
+	const char *path;              /* "tp_btf", "raw_tp", "fentry", "tracepoint", ... */
+	const char *suffix;            /* its programs' names end with this */
+};
+
+/* A family: its variants and the glue to its bpftool skeleton. */
+struct plan_family {
+	const char *name;
+	const struct plan_variant *variants;
+	int n_variants;
+	int (*open)(void **skel, struct bpf_object **obj);
+	int (*load)(void *skel);
+	void (*destroy)(void *skel);
+};
+
+struct plan_handle {
+	void *skel;
+	struct bpf_object *obj;
+	struct bpf_link *links[PLAN_MAX_LINKS];
+	int n_links;
+};
+
+/* Tries the variants in order. Returns 0 with h holding the loaded and
+ * attached skeleton, or a negative errno when no variant worked; rep is
+ * filled either way. */
+int plan_run(const struct plan_family *fam, struct plan_handle *h, struct probe_report *rep);
+
+/* Detaches and unloads; safe on a handle that never attached. */
+void plan_close(const struct plan_family *fam, struct plan_handle *h);
+
+/* Runs the kernel skipped because another BPF program was already running
+ * on that CPU (bpf_prog_info.recursion_misses): events lost to us. */
+uint64_t plan_lost_events(const struct plan_handle *h);
+
+#endif

@@ -1,0 +1,149 @@
+#include "model/cpu_model.h"
+#include "model/hist.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cpu_snapshot_alloc(struct cpu_snapshot *s, int ncpus)
+{
+	memset(s, 0, sizeof(*s));
+	s->cpu = calloc((size_t)ncpus, sizeof(*s->cpu));
+	if (!s->cpu)
+		return -ENOMEM;
+	s->ncpus = ncpus;
+	return 0;
+}
+
+void cpu_snapshot_free(struct cpu_snapshot *s)
+{
+	free(s->cpu);
+	memset(s, 0, sizeof(*s));
+}
+
+void cpu_snapshot_copy(struct cpu_snapshot *dst, const struct cpu_snapshot *src)
+{
+	struct cpu_sample *keep = dst->cpu;
+
+	memcpy(keep, src->cpu, sizeof(*keep) * (size_t)src->ncpus);
+	*dst = *src;
+	dst->cpu = keep;
+}
+
+static double pct(double part, double whole)
+{
+	double v;
+
+	if (whole <= 0)
+		return 0;
+	v = 100.0 * part / whole;
+	/* probes and /proc are read microseconds apart: clamp the skew */
+	return v < 0 ? 0 : v > 100 ? 100 : v;
+}
+
+static void stat_shares(const struct procstat_cpu *a, const struct procstat_cpu *b,
+			struct cpu_row *r)
+{
+	uint64_t d[PS_FIELDS], total = 0;
+
+	for (int f = 0; f < PS_FIELDS; f++)
+		d[f] = counter_delta(a->ticks[f], b->ticks[f]);
+	/* guest time is already inside user and nice */
+	for (int f = PS_USER; f <= PS_STEAL; f++)
+		total += d[f];
+	r->usr_pct = pct((double)(d[PS_USER] + d[PS_NICE]), (double)total);
+	r->sys_pct = pct((double)d[PS_SYSTEM], (double)total);
+	r->iowait_pct = pct((double)d[PS_IOWAIT], (double)total);
+	r->idle_pct = pct((double)d[PS_IDLE], (double)total);
+	r->steal_pct = pct((double)d[PS_STEAL], (double)total);
+}
+
+static void sirq_shares(const struct dbt_softirq_cpu *a, const struct dbt_softirq_cpu *b,
+			double wall_ns, struct cpu_row *r)
+{
+	double total_ns = 0;
+
+	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++) {
+		double ns = (double)counter_delta(a->time_ns[v], b->time_ns[v]);
+
+		total_ns += ns;
+		r->softirq_pct[v] = pct(ns, wall_ns);
+		r->raises[v] = counter_delta(a->raises[v], b->raises[v]);
+		r->entries[v] = counter_delta(a->entries[v], b->entries[v]);
+		hist_delta(a->wait_hist[v], b->wait_hist[v], r->wait_hist[v], DBT_HIST_SLOTS);
+		r->wait_p99_us[v] = hist_percentile(r->wait_hist[v], DBT_HIST_SLOTS, 0.99);
+	}
+	r->softirq_total_pct = pct(total_ns, wall_ns);
+	r->hardirq_pct = pct((double)counter_delta(a->hardirq_ns, b->hardirq_ns), wall_ns);
+	r->unmatched = counter_delta(a->unmatched, b->unmatched);
+}
+
+void cpu_rows_compute(const struct cpu_snapshot *prev, const struct cpu_snapshot *cur,
+		      struct cpu_row *rows)
+{
+	double wall_ns = (double)(cur->mono_ns - prev->mono_ns);
+
+	for (int c = 0; c < cur->ncpus; c++) {
+		const struct cpu_sample *a = &prev->cpu[c], *b = &cur->cpu[c];
+		struct cpu_row *r = &rows[c];
+
+		memset(r, 0, sizeof(*r));
+		r->cpu = c;
+		for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
+			r->wait_p99_us[v] = NAN;
+		r->valid = c < prev->ncpus && a->stat.online && b->stat.online;
+		if (!r->valid)
+			continue;
+		stat_shares(&a->stat, &b->stat, r);
+		if (prev->have_sirq && cur->have_sirq)
+			sirq_shares(&a->sirq, &b->sirq, wall_ns, r);
+	}
+}
+
+int cpu_rows_total(const struct cpu_row *rows, int n, struct cpu_row *t)
+{
+	int valid = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->cpu = -1;
+	for (int c = 0; c < n; c++) {
+		const struct cpu_row *r = &rows[c];
+
+		if (!r->valid)
+			continue;
+		valid++;
+		t->usr_pct += r->usr_pct;
+		t->sys_pct += r->sys_pct;
+		t->iowait_pct += r->iowait_pct;
+		t->idle_pct += r->idle_pct;
+		t->steal_pct += r->steal_pct;
+		t->softirq_total_pct += r->softirq_total_pct;
+		t->hardirq_pct += r->hardirq_pct;
+		t->unmatched += r->unmatched;
+		for (int v = 0; v < DBT_SOFTIRQ_VECS; v++) {
+			t->softirq_pct[v] += r->softirq_pct[v];
+			t->raises[v] += r->raises[v];
+			t->entries[v] += r->entries[v];
+			for (int s = 0; s < DBT_HIST_SLOTS; s++)
+				t->wait_hist[v][s] += r->wait_hist[v][s];
+		}
+	}
+	t->valid = valid > 0;
+	if (valid) {
+		double k = 1.0 / valid;
+
+		t->usr_pct *= k;
+		t->sys_pct *= k;
+		t->iowait_pct *= k;
+		t->idle_pct *= k;
+		t->steal_pct *= k;
+		t->softirq_total_pct *= k;
+		t->hardirq_pct *= k;
+		for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
+			t->softirq_pct[v] *= k;
+	}
+	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
+		t->wait_p99_us[v] = hist_percentile(t->wait_hist[v], DBT_HIST_SLOTS, 0.99);
+	return valid;
+}

@@ -1,0 +1,299 @@
+#define _GNU_SOURCE
+#include "out/capture_json.h"
+#include "sysinfo/softirqs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct capture_writer {
+	FILE *f;
+	int fd;
+	bool to_stdout;
+	bool named_tmp;                 /* fallback: a visible temp name to rename */
+	char path[4096];
+	char tmp[4096];
+	int intervals;
+};
+
+static void set_err(char *err, size_t len, const char *what, const char *path, int e)
+{
+	snprintf(err, len, "cannot write %s: %s (%s)", path, strerror(e < 0 ? -e : e), what);
+}
+
+int capture_open(struct capture_writer **out, const char *path, char *err, size_t errlen)
+{
+	struct capture_writer *w = calloc(1, sizeof(*w));
+	char dir[4096];
+	struct stat st;
+
+	if (!w)
+		return -ENOMEM;
+	w->fd = -1;
+	if (!strcmp(path, "-")) {
+		w->to_stdout = true;
+		w->f = stdout;
+		*out = w;
+		return 0;
+	}
+	if (strlen(path) >= sizeof(w->path) - 16) {
+		snprintf(err, errlen, "output path too long");
+		free(w);
+		return -ENAMETOOLONG;
+	}
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		set_err(err, errlen, "it is a directory", path, EISDIR);
+		free(w);
+		return -EISDIR;
+	}
+	{
+		char tmp[4096];
+
+		snprintf(tmp, sizeof(tmp), "%s", path);
+		snprintf(dir, sizeof(dir), "%s", dirname(tmp));
+	}
+	w->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+	if (w->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR)) {
+		/* file systems without O_TMPFILE: a hidden name, removed on abort */
+		char base[4096];
+		int n;
+
+		snprintf(base, sizeof(base), "%s", path);
+		n = snprintf(w->tmp, sizeof(w->tmp), "%.2000s/.%.2000s.XXXXXX", dir, basename(base));
+		if (n < 0 || (size_t)n >= sizeof(w->tmp)) {
+			free(w);
+			return -ENAMETOOLONG;
+		}
+		w->fd = mkostemp(w->tmp, O_CLOEXEC);
+		w->named_tmp = w->fd >= 0;
+	}
+	if (w->fd < 0) {
+		int e = errno;
+
+		set_err(err, errlen, "cannot create a file in its directory", path, e);
+		free(w);
+		return -e;
+	}
+	fchmod(w->fd, 0644);
+	w->f = fdopen(w->fd, "w");
+	if (!w->f) {
+		int e = errno;
+
+		capture_abort(w);
+		set_err(err, errlen, "fdopen", path, e);
+		return -e;
+	}
+	*out = w;
+	return 0;
+}
+
+static json_object *num(double v)
+{
+	/* NAN (no sample) is null, not a bogus number */
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static json_object *u64(uint64_t v)
+{
+	return json_object_new_int64(v > INT64_MAX ? INT64_MAX : (int64_t)v);
+}
+
+static json_object *cpu_object(const struct cpu_row *r)
+{
+	json_object *o = json_object_new_object();
+	json_object *pct = json_object_new_object(), *raises = json_object_new_object();
+	json_object *entries = json_object_new_object(), *wait = json_object_new_object();
+
+	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++) {
+		const char *k = softirq_vec_key(v);
+
+		json_object_object_add(pct, k, num(r->softirq_pct[v]));
+		json_object_object_add(raises, k, u64(r->raises[v]));
+		json_object_object_add(entries, k, u64(r->entries[v]));
+		json_object_object_add(wait, k, num(r->wait_p99_us[v]));
+	}
+	json_object_object_add(pct, "total", num(r->softirq_total_pct));
+	json_object_object_add(o, "cpu", json_object_new_int(r->cpu));
+	json_object_object_add(o, "usr_pct", num(r->usr_pct));
+	json_object_object_add(o, "sys_pct", num(r->sys_pct));
+	json_object_object_add(o, "iowait_pct", num(r->iowait_pct));
+	json_object_object_add(o, "idle_pct", num(r->idle_pct));
+	json_object_object_add(o, "steal_pct", num(r->steal_pct));
+	json_object_object_add(o, "softirq_pct", pct);
+	json_object_object_add(o, "hardirq_pct", num(r->hardirq_pct));
+	json_object_object_add(o, "softirq_raises", raises);
+	json_object_object_add(o, "softirq_entries", entries);
+	json_object_object_add(o, "softirq_wait_p99_us", wait);
+	return o;
+}
+
+static json_object *cpu_array(const struct cpu_row *rows, int n)
+{
+	json_object *a = json_object_new_array();
+
+	for (int c = 0; c < n; c++)
+		if (rows[c].valid)
+			json_object_array_add(a, cpu_object(&rows[c]));
+	return a;
+}
+
+static json_object *probes_object(const struct probe_report *p, int n)
+{
+	json_object *o = json_object_new_object();
+
+	for (int i = 0; i < n; i++) {
+		json_object *f = json_object_new_object(), *rej = json_object_new_array();
+
+		json_object_object_add(f, "attach",
+				       p[i].attach[0] ? json_object_new_string(p[i].attach) : NULL);
+		for (int r = 0; r < p[i].n_rejected; r++) {
+			json_object *e = json_object_new_object();
+
+			json_object_object_add(e, "path", json_object_new_string(p[i].rejected[r].path));
+			json_object_object_add(e, "error", json_object_new_string(p[i].rejected[r].error));
+			json_object_array_add(rej, e);
+		}
+		json_object_object_add(f, "rejected", rej);
+		json_object_object_add(o, p[i].family, f);
+	}
+	return o;
+}
+
+/* Writes an object's members without its braces, so the document can be
+ * streamed: header members, the intervals array, then tail members. */
+static int write_members(FILE *f, json_object *o)
+{
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	size_t len = strlen(s);
+
+	if (len < 2)
+		return -EINVAL;
+	fwrite(s + 1, 1, len - 2, f);
+	return 0;
+}
+
+static int stream_status(FILE *f)
+{
+	return ferror(f) ? -EIO : 0;
+}
+
+int capture_begin(struct capture_writer *w, const struct capture_meta *m)
+{
+	json_object *o = json_object_new_object(), *host = json_object_new_object();
+
+	/* six significant digits: shares to 0.0001 %, times to the µs */
+	json_c_set_serialization_double_format("%.6g", JSON_C_OPTION_THREAD);
+	json_object_object_add(o, "schema", json_object_new_string(CAPTURE_SCHEMA));
+	json_object_object_add(o, "version", json_object_new_string(m->version));
+	json_object_object_add(o, "started_at", json_object_new_string(m->started_at));
+	json_object_object_add(o, "interval_s", json_object_new_double(m->interval_s));
+	json_object_object_add(host, "hostname", json_object_new_string(m->host.hostname));
+	json_object_object_add(host, "kernel", json_object_new_string(m->host.kernel));
+	json_object_object_add(host, "cpus", json_object_new_int(m->host.cpus));
+	json_object_object_add(host, "clocksource", json_object_new_string(m->host.clocksource));
+	json_object_object_add(host, "cmdline", json_object_new_string(m->host.cmdline));
+	json_object_object_add(o, "host", host);
+	json_object_object_add(o, "probes", probes_object(m->probes, m->n_probes));
+	fputc('{', w->f);
+	write_members(w->f, o);
+	fputs(",\"intervals\":[", w->f);
+	json_object_put(o);
+	return stream_status(w->f);
+}
+
+int capture_add_interval(struct capture_writer *w, const struct interval_view *iv)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "t", json_object_new_double(iv->t_s));
+	json_object_object_add(o, "dt", json_object_new_double(iv->dt_s));
+	json_object_object_add(o, "cpus", cpu_array(iv->rows, iv->ncpus));
+	if (w->intervals++)
+		fputc(',', w->f);
+	fputs("\n", w->f);
+	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN), w->f);
+	json_object_put(o);
+	return stream_status(w->f);
+}
+
+static int publish(struct capture_writer *w)
+{
+	char link_name[4096 + 32], fdpath[64];
+	int n;
+
+	if (w->named_tmp)
+		return rename(w->tmp, w->path) ? -errno : 0;
+	/* an O_TMPFILE has no name: link it under a temporary one, then
+	 * rename over the target so readers never see a half state */
+	n = snprintf(link_name, sizeof(link_name), "%s.tmp.%d", w->path, (int)getpid());
+	if (n < 0 || (size_t)n >= sizeof(link_name))
+		return -ENAMETOOLONG;
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", w->fd);
+	unlink(link_name);
+	if (linkat(AT_FDCWD, fdpath, AT_FDCWD, link_name, AT_SYMLINK_FOLLOW))
+		return -errno;
+	if (rename(link_name, w->path)) {
+		int e = -errno;
+
+		unlink(link_name);
+		return e;
+	}
+	return 0;
+}
+
+int capture_finish(struct capture_writer *w, const struct capture_summary *s,
+		   char *err, size_t errlen)
+{
+	json_object *o = json_object_new_object(), *ov = json_object_new_object();
+	int rc;
+
+	json_object_object_add(o, "duration_s", json_object_new_double(s->duration_s));
+	json_object_object_add(ov, "cpu_pct", num(s->cpu_pct));
+	json_object_object_add(ov, "max_rss_kb", json_object_new_int64(s->max_rss_kb));
+	json_object_object_add(ov, "lost_events", u64(s->lost_events));
+	json_object_object_add(o, "overhead", ov);
+	json_object_object_add(o, "cpus", cpu_array(s->rows, s->ncpus));
+	json_object_object_add(o, "findings", json_object_new_array());
+	fputs("\n],", w->f);
+	write_members(w->f, o);
+	fputs("}\n", w->f);
+	json_object_put(o);
+
+	rc = fflush(w->f) ? -errno : stream_status(w->f);
+	if (!rc && !w->to_stdout && fsync(w->fd))
+		rc = -errno;
+	if (!rc && !w->to_stdout)
+		rc = publish(w);
+	if (rc) {
+		set_err(err, errlen, "writing the capture", w->to_stdout ? "stdout" : w->path, rc);
+		capture_abort(w);
+		return rc;
+	}
+	if (!w->to_stdout)
+		fclose(w->f);
+	free(w);
+	return 0;
+}
+
+void capture_abort(struct capture_writer *w)
+{
+	if (!w)
+		return;
+	if (!w->to_stdout) {
+		if (w->f)
+			fclose(w->f);
+		else if (w->fd >= 0)
+			close(w->fd);
+		if (w->named_tmp)
+			unlink(w->tmp);
+	}
+	free(w);
+}

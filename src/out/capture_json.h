@@ -1,0 +1,49 @@
+/* The capture's JSON writer: the only file that includes the JSON
+ * library. Intervals are streamed into an unnamed temporary file as they
+ * come (memory stays flat over long captures); the file gets its name only
+ * when the document is complete, so a killed or failed capture leaves no
+ * partial file. Schema: docs/capture-schema.md. */
+#ifndef DBTRACE_OUT_CAPTURE_JSON_H
+#define DBTRACE_OUT_CAPTURE_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/bpf_plan.h"
+#include "model/interval.h"
+#include "sysinfo/host.h"
+
+#define CAPTURE_SCHEMA "dbtrace.capture/1"
+
+struct capture_meta {
+	const char *version;
+	char started_at[40];            /* RFC3339, UTC */
+	double interval_s;
+	struct host_info host;
+	const struct probe_report *probes;
+	int n_probes;
+};
+
+struct capture_summary {
+	double duration_s;
+	double cpu_pct;                 /* dbtrace's own CPU use, % of one core */
+	long max_rss_kb;
+	uint64_t lost_events;
+	int ncpus;
+	const struct cpu_row *rows;     /* whole capture, one per CPU */
+};
+
+struct capture_writer;
+
+/* Checks that path can be written (creating the unnamed file now) so a bad
+ * path fails before any probe loads. "-" writes to stdout. On error, err
+ * holds one line. */
+int capture_open(struct capture_writer **w, const char *path, char *err, size_t errlen);
+int capture_begin(struct capture_writer *w, const struct capture_meta *meta);
+int capture_add_interval(struct capture_writer *w, const struct interval_view *iv);
+/* Completes the document and gives it its name. */
+int capture_finish(struct capture_writer *w, const struct capture_summary *sum,
+		   char *err, size_t errlen);
+/* Drops everything written; no file appears. */
+void capture_abort(struct capture_writer *w);
+
+#endif

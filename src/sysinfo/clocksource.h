@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef DBTRACE_SYSINFO_CLOCKSOURCE_H
+#define DBTRACE_SYSINFO_CLOCKSOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The kernel's CS_NAME_LEN is 32 including the NUL. */
+#define DBT_CLOCKSOURCE_NAME_MAX 32
+#define DBT_CLOCKSOURCE_AVAIL_MAX 16
+
+struct dbt_clocksource {
+	char current[DBT_CLOCKSOURCE_NAME_MAX];	  /* "" when unreadable */
+	char available[DBT_CLOCKSOURCE_AVAIL_MAX][DBT_CLOCKSOURCE_NAME_MAX];
+	unsigned int n_available;
+	bool has_available;	/* available_clocksource was readable */
+};
+
+/*
+ * Reads ROOT/sys/devices/system/clocksource/clocksource0/current_clocksource
+ * (required: -ENOENT etc. when missing) and available_clocksource
+ * (optional). Names longer than the kernel allows are truncated.
+ */
+int dbt_clocksource_read(const char *root, struct dbt_clocksource *cs);
+bool dbt_clocksource_is_available(const struct dbt_clocksource *cs,
+				  const char *name);
+
+enum dbt_vdso {
+	DBT_VDSO_UNKNOWN = 0,	/* a clocksource we have no verdict for */
+	DBT_VDSO_YES,		/* clock_gettime/gettimeofday stay in user space */
+	DBT_VDSO_NO,		/* every call is a real system call */
+	DBT_VDSO_UNRELIABLE,	/* depends on hypervisor flags we cannot see */
+};
+
+/*
+ * Whether the vDSO can read this clocksource without entering the kernel.
+ * *why (may be NULL) gets a static one-line reason for findings' evidence.
+ */
+enum dbt_vdso dbt_clocksource_vdso(const char *name, const char **why);
+const char *dbt_vdso_str(enum dbt_vdso v);
+
+#define DBT_KLOG_LINE_MAX 256
+
+struct dbt_clocksource_log {
+	/* "Marking TSC unstable" and "Marking clocksource 'x' as unstable". */
+	unsigned int n_unstable;
+	/* First such line, verbatim (timestamp included), truncated. */
+	char first_unstable[DBT_KLOG_LINE_MAX];
+	/* Target of the last "Switched to clocksource X". */
+	char last_switch[DBT_CLOCKSOURCE_NAME_MAX];
+	unsigned int n_switches;
+	unsigned long n_lines;
+};
+
+/*
+ * Scans a kernel log text (dmesg output, with or without "[ t]" stamps).
+ * Lines longer than the internal limit are still matched on their first
+ * 4 KiB. The file is streamed; size is unbounded.
+ */
+int dbt_clocksource_scan_log(const char *path,
+			     struct dbt_clocksource_log *log);
+/* The same on a memory buffer (tests, fuzzing). */
+void dbt_clocksource_scan_log_buf(const char *buf, size_t len,
+				  struct dbt_clocksource_log *log);
+
+#endif /* DBTRACE_SYSINFO_CLOCKSOURCE_H */
