@@ -66,15 +66,31 @@ case $flavour in cloud | rt) ;; *) die "--kernel must be cloud or rt, not $flavo
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout needs a whole number of seconds"
 [ "$mode" = shell ] || [ ${#bats_args[@]} -gt 0 ] || usage 2 >&2
 
-modules=(${VMTEST_MODULES-veth sch_tbf sch_netem})
+read -r -a modules <<<"${VMTEST_MODULES-veth sch_tbf sch_netem}"
+read -r -a extra_pkgs <<<"${VMTEST_PACKAGES-}"
+read -r -a extra_paths <<<"${VMTEST_PATHS-}"
 
+# Paths become absolute (the guest runs bats from the repo); bats' own
+# options and their values go through as they are.
 abs_bats=()
+prev=
 for a in "${bats_args[@]}"; do
-	case $a in
-	-*) abs_bats+=("$a") ;;
-	*) [ -e "$a" ] || die "no such bats file or directory: $a"
-	   abs_bats+=("$(realpath "$a")") ;;
+	case $prev in
+	-f | --filter | -j | --jobs | -F | --formatter | -o | --output | --filter-status | \
+		--filter-tags | --report-formatter | --code-quote-style | --gather-test-outputs-in | \
+		--line-reference-format)
+		abs_bats+=("$a") ;;
+	*)
+		case $a in
+		-*) abs_bats+=("$a") ;;
+		*)
+			[ -e "$a" ] || die "no such bats file or directory: $a"
+			abs_bats+=("$(realpath "$a")")
+			;;
+		esac
+		;;
 	esac
+	prev=$a
 done
 
 # ---------------------------------------------------------------- host tools
@@ -135,7 +151,8 @@ fetch_kernel() {
 	fi
 	if [ -z "$pkg" ]; then
 		# offline: fall back on what is already cached
-		dir=$(ls -d "$cache"/linux-image-*-"$flavour"-amd64 2>/dev/null | sort -V | tail -n 1)
+		dir=$(printf '%s\n' "$cache"/linux-image-*-"$flavour"-amd64 | sort -V | tail -n 1)
+		[ -e "$dir/.done" ] || dir=''
 		[ -n "$dir" ] || die "cannot resolve linux-image-$flavour-amd64 with apt-cache depends"
 		log "warning: apt cannot resolve linux-image-$flavour-amd64, using cached $(basename "$dir")"
 		kdir=$dir
@@ -153,11 +170,11 @@ fetch_kernel() {
 	log "downloaded in $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}') s; unpacking"
 	dpkg -x "$tmp"/*.deb "$tmp/root"
 	rm -f "$tmp"/*.deb
-	depmod -b "$tmp/root" "$(basename "$(ls -d "$tmp"/root/lib/modules/*/ | head -n 1)")"
-	local img
-	img=$(ls "$tmp"/root/boot/vmlinuz-* | head -n 1)
-	if ! extract_vmlinux "$img" "$tmp/root/boot/vmlinux"; then
-		log "warning: could not extract vmlinux from $img; booting the bzImage"
+	local mods=("$tmp"/root/lib/modules/*)
+	depmod -b "$tmp/root" "${mods[0]##*/}"
+	local img=("$tmp"/root/boot/vmlinuz-*)
+	if ! extract_vmlinux "${img[0]}" "$tmp/root/boot/vmlinux"; then
+		log "warning: could not extract vmlinux from ${img[0]##*/}; booting the bzImage"
 	fi
 	rm -rf "$kdir"
 	mv "$tmp/root" "$kdir"
@@ -175,14 +192,17 @@ flock "$lockfd"
 fetch_kernel
 flock -u "$lockfd"
 
-kver=$(basename "$(ls -d "$kdir"/lib/modules/*/ | head -n 1)")
+mods=("$kdir"/lib/modules/*)
+kver=${mods[0]##*/}
 kimage=$kdir/boot/vmlinux
 if [ ! -e "$kimage" ] || ! readelf -n "$kimage" 2>/dev/null | grep -q 'Xen.*0x00000012'; then
-	kimage=$(ls "$kdir"/boot/vmlinuz-* | head -n 1)
+	imgs=("$kdir"/boot/vmlinuz-*)
+	kimage=${imgs[0]}
 fi
 
 # ---------------------------------------------------------------- initramfs
 run=$(mktemp -d "$cache/run.XXXXXX")
+# shellcheck disable=SC2317 # called by the trap
 cleanup() { rm -rf "$run"; }
 trap cleanup EXIT
 
@@ -195,9 +215,9 @@ guest_pkgs=(
 	python3 python3-minimal "python$pyver" "python$pyver-minimal"
 	"libpython$pyver-minimal" "libpython$pyver-stdlib"
 	python3-jsonschema python3-attr python3-pyrsistent
-	${VMTEST_PACKAGES-}
+	"${extra_pkgs[@]}"
 )
-guest_paths=(/usr/bin/awk ${VMTEST_PATHS-})
+guest_paths=(/usr/bin/awk "${extra_paths[@]}")
 
 # The host system part changes only when packages do: cache its cpio, keyed
 # on the package database, the alternatives and what is asked for.
@@ -248,6 +268,22 @@ printf 'root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexisten
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$st/etc/group"
 printf 'passwd: files\ngroup: files\nhosts: files\n' >"$st/etc/nsswitch.conf"
 printf '127.0.0.1 localhost vmtest\n::1 localhost\n' >"$st/etc/hosts"
+cat >"$st/etc/fstab" <<'EOF'
+proc     /proc               proc     defaults                      0 0
+sysfs    /sys                sysfs    defaults                      0 0
+devtmpfs /dev                devtmpfs mode=0755                     0 0
+devpts   /dev/pts            devpts   mode=0620,ptmxmode=0666,X-mount.mkdir 0 0
+tmpfs    /dev/shm            tmpfs    mode=1777,X-mount.mkdir       0 0
+tmpfs    /run                tmpfs    mode=0755                     0 0
+debugfs  /sys/kernel/debug   debugfs  defaults                      0 0
+tracefs  /sys/kernel/tracing tracefs  defaults                      0 0
+bpf      /sys/fs/bpf         bpf      mode=0700                     0 0
+cgroup2  /sys/fs/cgroup      cgroup2  defaults                      0 0
+EOF
+mkdir -p "$st/etc/vmtest-dev"
+ln -s /proc/self/fd "$st/etc/vmtest-dev/fd"
+for i in 0:stdin 1:stdout 2:stderr; do ln -s "/proc/self/fd/${i%:*}" "$st/etc/vmtest-dev/${i#*:}"; done
+chmod 1777 "$st/tmp"
 {
 	printf 'REPO=%q\nVMTEST_KERNEL=%q\nMODE=%q\n' "$repo" "$flavour" "$mode"
 	printf 'MODULES=('; printf '%q ' "${modules[@]}"; printf ')\n'
@@ -290,7 +326,8 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 2G
 
 if [ "$mode" = shell ]; then
 	log "booting $kver; the guest's shell is on this terminal (Ctrl-A x quits qemu)"
-	exec "${qemu[@]}" -serial mon:stdio -serial null
+	"${qemu[@]}" -serial mon:stdio -serial null
+	exit 0
 fi
 
 log "booting $kver ($(basename "$kimage")), timeout ${timeout} s; console in ${console#"$repo"/}"
@@ -302,7 +339,7 @@ if [ "$verbose" = 1 ]; then
 fi
 
 t0=$(now)
-t_boot= t_suite= t_end= rc=
+t_boot='' t_suite='' t_end='' rc=''
 pass=0 fail=0 skip=0
 set +e
 timeout -k 10 "$timeout" "${qemu[@]}" -serial "file:$console" -serial stdio </dev/null |
@@ -343,8 +380,15 @@ if [ -z "$rc" ]; then
 	0) log "FAIL: the guest stopped without a result (kernel panic?)" ;;
 	*) log "FAIL: qemu exited with status $qemu_rc and no result from the guest" ;;
 	esac
-	log "last lines of ${console#"$repo"/}:"
-	tail -n 30 "$console" | sed 's/^/  | /' >&2
+	# From the first sign of a kernel crash if there is one, else the end.
+	first=$(grep -n -m 1 -E 'Kernel panic|BUG:|Oops|general protection|Call Trace' "$console" | cut -d: -f1)
+	if [ -n "$first" ]; then
+		log "${console#"$repo"/} from line $((first > 3 ? first - 3 : 1)):"
+		tail -n +"$((first > 3 ? first - 3 : 1))" "$console" | head -n 40 | sed 's/^/  | /' >&2
+	else
+		log "last lines of ${console#"$repo"/}:"
+		tail -n 30 "$console" | sed 's/^/  | /' >&2
+	fi
 	exit 2
 fi
 [ "$rc" = 0 ] || exit 1

@@ -76,6 +76,7 @@ struct parse_ctx {
 	size_t errlen;
 	int argc;
 	char **argv;
+	bool help;      /* getopt permutes: -h may come before the command */
 };
 
 int dbt_parse_seconds(const char *text, double *out)
@@ -182,7 +183,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		cfg->sort_key = arg[0];
 		break;
 	case 'h':
-		cfg->command = DBT_CMD_HELP;
+		ctx->help = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (cfg->command != DBT_CMD_NONE)
@@ -206,7 +207,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 int dbt_parse_args(int argc, char **argv, struct dbt_config *cfg, char *err, size_t errlen)
 {
 	struct argp argp = { options, parse_opt, NULL, NULL, NULL, NULL, NULL };
-	struct parse_ctx ctx = { cfg, err, errlen, argc, argv };
+	struct parse_ctx ctx = { cfg, err, errlen, argc, argv, false };
 	int rc;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -219,6 +220,10 @@ int dbt_parse_args(int argc, char **argv, struct dbt_config *cfg, char *err, siz
 		if (!err[0])
 			snprintf(err, errlen, "cannot parse the command line");
 		return -EINVAL;
+	}
+	if (ctx.help || cfg->command == DBT_CMD_HELP) {
+		cfg->command = DBT_CMD_HELP;
+		return 0;
 	}
 	if (cfg->command == DBT_CMD_NONE) {
 		snprintf(err, errlen, "no command given (see dbtrace --help)");

@@ -23,8 +23,9 @@ double hist_percentile(const __u64 *slots, int n, double q)
 		q = 0;
 	if (q > 1)
 		q = 1;
-	/* the rank of the q-th sample, 1-based, as in nearest-rank */
-	rank = q * (double)total;
+	/* nearest rank, 1-based; the epsilon keeps 0.99 * 100 from
+	 * becoming 99.000000001 and spilling into the next slot */
+	rank = ceil(q * (double)total - 1e-9);
 	if (rank < 1)
 		rank = 1;
 	for (int i = 0; i < n; i++) {

@@ -17,6 +17,7 @@ struct capture_writer {
 	FILE *f;
 	int fd;
 	bool to_stdout;
+	bool stream;                    /* a device or fifo: written in place */
 	bool named_tmp;                 /* fallback: a visible temp name to rename */
 	char path[4096];
 	char tmp[4096];
@@ -49,10 +50,26 @@ int capture_open(struct capture_writer **out, const char *path, char *err, size_
 		return -ENAMETOOLONG;
 	}
 	snprintf(w->path, sizeof(w->path), "%s", path);
-	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		set_err(err, errlen, "it is a directory", path, EISDIR);
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		/* a pipe or a terminal (/dev/stdout, a fifo) is written as a
+		 * stream; never rename anything over a device node */
+		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+			w->f = fopen(path, "we");
+			if (!w->f) {
+				int e = errno;
+
+				set_err(err, errlen, "open", path, e);
+				free(w);
+				return -e;
+			}
+			w->stream = true;
+			*out = w;
+			return 0;
+		}
+		set_err(err, errlen, S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file",
+			path, S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
 		free(w);
-		return -EISDIR;
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	}
 	{
 		char tmp[4096];
@@ -171,7 +188,7 @@ static json_object *probes_object(const struct probe_report *p, int n)
  * streamed: header members, the intervals array, then tail members. */
 static int write_members(FILE *f, json_object *o)
 {
-	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	size_t len = strlen(s);
 
 	if (len < 2)
@@ -219,7 +236,7 @@ int capture_add_interval(struct capture_writer *w, const struct interval_view *i
 	if (w->intervals++)
 		fputc(',', w->f);
 	fputs("\n", w->f);
-	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN), w->f);
+	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), w->f);
 	json_object_put(o);
 	return stream_status(w->f);
 }
@@ -268,9 +285,9 @@ int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 	json_object_put(o);
 
 	rc = fflush(w->f) ? -errno : stream_status(w->f);
-	if (!rc && !w->to_stdout && fsync(w->fd))
+	if (!rc && !w->to_stdout && !w->stream && fsync(w->fd))
 		rc = -errno;
-	if (!rc && !w->to_stdout)
+	if (!rc && !w->to_stdout && !w->stream)
 		rc = publish(w);
 	if (rc) {
 		set_err(err, errlen, "writing the capture", w->to_stdout ? "stdout" : w->path, rc);

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# `make bench`: throughput of each load alone and under dbtrace, interleaved
+# round by round so drift on this noisy VM hits every configuration alike.
+# Prints medians and overhead ratios measured in this one run. A benchmark,
+# not a test: it never fails on numbers.
+#
+#   ROUNDS=3 SECS=5 bench/run.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ROUNDS="${ROUNDS:-3}"
+SECS="${SECS:-5}"
+DBTRACE=build/dbtrace
+TOOLS=build/tests/tools
+WORK="$(mktemp -d /tmp/dbtrace-bench.XXXXXX)"
+trap 'rm -rf "$WORK"' EXIT
+
+[ "$(id -u)" -eq 0 ] || { echo "bench: needs root (dbtrace loads eBPF programs)" >&2; exit 1; }
+
+# --- loads: each prints one throughput number (operations/s) -------------
+# Pinned to CPU 1: unpinned cross-CPU wake-ups swing 10x between runs here.
+load_tcp_rr() { "$TOOLS/tcp_rr" -d "$SECS" -c 1 -S 1 | sed -n 's/.*rate=\([0-9]*\).*/\1/p'; }
+
+LOADS=(tcp_rr)
+declare -A LOAD_DESC=([tcp_rr]="loopback TCP request/response, 64 B, pinned to CPU 1")
+
+# --- configurations: run "$@" (the load) under some tracer ---------------
+run_baseline() { "$@"; }
+
+# dbtrace capture with every family, started before and stopped after the
+# load; its own CPU% and RSS come from the capture's overhead section.
+run_dbtrace() {
+	local out="$WORK/cap.json" pid rate
+	"$DBTRACE" capture -d "$((SECS + 60))" -i 1 -o "$out" 2>"$WORK/cap.err" &
+	pid=$!
+	for _ in $(seq 200); do grep -q capturing "$WORK/cap.err" && break; sleep 0.05; done
+	rate="$("$@")"
+	kill -INT "$pid"
+	wait "$pid" || true
+	jq -r '"\(.overhead.cpu_pct) \(.overhead.max_rss_kb)"' "$out" >>"$WORK/dbtrace.self"
+	echo "$rate"
+}
+
+CONFIGS=(baseline dbtrace)
+
+median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+echo "dbtrace benchmark  $(date -u +%Y-%m-%dT%H:%M:%SZ)  $(uname -r)  $(nproc) CPUs  rounds=$ROUNDS  ${SECS}s per run"
+for load in "${LOADS[@]}"; do
+	echo
+	echo "load: $load (${LOAD_DESC[$load]})"
+	for ((r = 1; r <= ROUNDS; r++)); do
+		# rotate the order each round so no configuration always runs first
+		n=${#CONFIGS[@]}
+		for ((k = 0; k < n; k++)); do
+			cfg="${CONFIGS[$(((k + r) % n))]}"
+			rate="$("run_$cfg" "load_$load")"
+			echo "$rate" >>"$WORK/$load.$cfg"
+			echo "$r $rate" >>"$WORK/$load.$cfg.rounds"
+			printf '  round %d %-10s %10s ops/s\n' "$r" "$cfg" "$rate"
+		done
+	done
+	base="$(median <"$WORK/$load.baseline")"
+	printf '  %-10s %12s %10s %18s\n' config "median ops/s" overhead "overhead per round"
+	for cfg in "${CONFIGS[@]}"; do
+		med="$(median <"$WORK/$load.$cfg")"
+		# per round: cost against that round's own baseline, then the median
+		per_round="$(join "$WORK/$load.baseline.rounds" "$WORK/$load.$cfg.rounds" |
+			awk '{ printf "%.2f\n", 100 * (1 - $3 / $2) }' | median)"
+		printf '  %-10s %12.0f %9.1f%% %17.1f%%\n' "$cfg" "$med" \
+			"$(awk -v b="$base" -v m="$med" 'BEGIN { print 100 * (1 - m / b) }')" "$per_round"
+	done
+done
+
+if [ -s "$WORK/dbtrace.self" ]; then
+	echo
+	awk '{ c += $1; if ($2 > r) r = $2; n++ } END {
+		printf "dbtrace itself: mean CPU %.2f%% of one core, max RSS %.1f MiB (%d captures)\n", c / n, r / 1024, n }' \
+		"$WORK/dbtrace.self"
+fi

@@ -1,0 +1,63 @@
+# Shared by every bats file: paths, and helpers that read what the kernel
+# itself counts, so tests compare dbtrace against an independent source.
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+DBTRACE="$REPO/build/dbtrace"
+TOOLS="$REPO/build/tests/tools"
+VALIDATE="$REPO/tests/bats/helpers/validate_capture.py"
+
+# Per-test scratch directory, removed by the caller's teardown.
+make_scratch() {
+	SCRATCH="$(mktemp -d /tmp/dbtrace-bats.XXXXXX)"
+}
+
+remove_scratch() {
+	[ -n "${SCRATCH:-}" ] && rm -rf "$SCRATCH"
+}
+
+# Prints the NET_RX counts of /proc/softirqs, one "cpu count" per line.
+proc_net_rx() {
+	awk '/^ *NET_RX:/ { for (i = 2; i <= NF; i++) print i - 2, $i }' /proc/softirqs
+}
+
+# Starts a command in the background, its stderr in $1; sets BG_PID.
+start_bg() {
+	local errfile="$1"
+	shift
+	"$@" 2>"$errfile" &
+	BG_PID=$!
+}
+
+# Waits until file $1 contains text $2 (at most $3 seconds, default 10).
+wait_for_text() {
+	local file="$1" text="$2" limit="${3:-10}" i
+	for ((i = 0; i < limit * 20; i++)); do
+		grep -q -- "$text" "$file" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "timed out waiting for '$text' in $file:" >&2
+	cat "$file" >&2
+	return 1
+}
+
+# Names of the BPF programs dbtrace loads (all variants of all families),
+# from the BTF of the built objects, cut to the kernel's 15 characters.
+dbtrace_prog_names() {
+	local o
+	for o in "$REPO"/build/bpf/*.bpf.o; do
+		bpftool btf dump file "$o" | sed -n "s/.*FUNC '\([^']*\)'.*linkage=global.*/\1/p"
+	done | cut -c1-15 | sort -u
+}
+
+# Counts loaded BPF programs whose name is one of dbtrace's.
+loaded_dbtrace_progs() {
+	local names
+	names="$(dbtrace_prog_names | paste -sd'|')"
+	[ -n "$names" ] || { echo 0; return; }
+	bpftool prog show 2>/dev/null | grep -cE "name ($names)( |$)" || true
+}
+
+# |a-b| <= pct% of b
+within_pct() {
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
+}
