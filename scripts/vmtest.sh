@@ -319,7 +319,9 @@ log "initramfs $(($(stat -c %s "$run/initramfs.cpio") >> 20)) MiB built in $(sin
 
 # ------------------------------------------------------------------- boot
 console=$cache/console-$flavour.log
-append="console=ttyS0 panic=-1 quiet ${VMTEST_APPEND-}"
+quiet=quiet
+[ "$verbose" = 1 ] && quiet=
+append="console=ttyS0 panic=-1 $quiet ${VMTEST_APPEND-}"
 qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 2G
 	-nographic -nodefaults -no-user-config -no-reboot
 	-kernel "$kimage" -initrd "$run/initramfs.cpio" -append "$append")
@@ -331,18 +333,19 @@ if [ "$mode" = shell ]; then
 fi
 
 log "booting $kver ($(basename "$kimage")), timeout ${timeout} s; console in ${console#"$repo"/}"
-tailpid=
+# -v: the console goes to stderr as well, with the kernel's full log.
+con=$console
 if [ "$verbose" = 1 ]; then
-	: >"$console"
-	tail -n +1 -F "$console" 2>/dev/null >&2 &
-	tailpid=$!
+	con=$run/console.fifo
+	mkfifo "$con"
+	tee "$console" <"$con" >&2 &
 fi
 
 t0=$(now)
 t_boot='' t_suite='' t_end='' rc=''
 pass=0 fail=0 skip=0
 set +e
-timeout -k 10 "$timeout" "${qemu[@]}" -serial "file:$console" -serial stdio </dev/null |
+timeout -k 10 "$timeout" "${qemu[@]}" -serial "file:$con" -serial stdio </dev/null |
 	while IFS= read -r line || [ -n "$line" ]; do
 		line=${line%$'\r'}
 		case $line in
@@ -367,7 +370,7 @@ timeout -k 10 "$timeout" "${qemu[@]}" -serial "file:$console" -serial stdio </de
 	done
 qemu_rc=${PIPESTATUS[0]}
 set -e
-[ -n "$tailpid" ] && kill "$tailpid" 2>/dev/null
+[ "$verbose" = 1 ] && wait
 
 if [ -n "$t_suite" ] && [ -n "$t_end" ]; then
 	log "suite ran in $(awk -v a="$t_suite" -v b="$t_end" 'BEGIN{printf "%.1f", b-a}') s (boot ${t_boot:-?} s, total $(since "$t0") s)"
@@ -381,7 +384,7 @@ if [ -z "$rc" ]; then
 	*) log "FAIL: qemu exited with status $qemu_rc and no result from the guest" ;;
 	esac
 	# From the first sign of a kernel crash if there is one, else the end.
-	first=$(grep -n -m 1 -E 'Kernel panic|BUG:|Oops|general protection|Call Trace' "$console" | cut -d: -f1)
+	first=$(grep -n -m 1 -E 'Kernel panic|BUG:|Oops|general protection|Call Trace' "$console" | cut -d: -f1 || true)
 	if [ -n "$first" ]; then
 		log "${console#"$repo"/} from line $((first > 3 ? first - 3 : 1)):"
 		tail -n +"$((first > 3 ? first - 3 : 1))" "$console" | head -n 40 | sed 's/^/  | /' >&2

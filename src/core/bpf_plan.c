@@ -33,7 +33,7 @@ static void detach_all(struct plan_handle *h)
 }
 
 /* Attaches every program the variant switched on. */
-static int attach_variant(struct plan_handle *h, const char *suffix, char *stage, size_t stagelen)
+static int attach_each(struct plan_handle *h, char *stage, size_t stagelen)
 {
 	struct bpf_program *prog;
 
@@ -82,7 +82,9 @@ static int try_variant(const struct plan_family *fam, const struct plan_variant 
 	err = fam->load(h->skel);
 	if (err)
 		goto fail;
-	err = attach_variant(h, v->suffix, stage, sizeof(stage));
+	snprintf(stage, sizeof(stage), "attach");
+	err = fam->attach ? fam->attach(h, v, stage, sizeof(stage))
+			  : attach_each(h, stage, sizeof(stage));
 	if (err)
 		goto fail;
 	snprintf(rep->attach, sizeof(rep->attach), "%s", v->path);

@@ -6,6 +6,7 @@
 #ifndef DBTRACE_CORE_BPF_PLAN_H
 #define DBTRACE_CORE_BPF_PLAN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct bpf_object;
@@ -33,6 +34,8 @@ struct plan_variant {
 	const char *suffix;            /* its programs' names end with this */
 };
 
+struct plan_handle;
+
 /* A family: its variants and the glue to its bpftool skeleton. */
 struct plan_family {
 	const char *name;
@@ -41,6 +44,11 @@ struct plan_family {
 	int (*open)(void **skel, struct bpf_object **obj);
 	int (*load)(void *skel);
 	void (*destroy)(void *skel);
+	/* optional: attach the variant's programs where bpf_program__attach()
+	 * cannot (perf_event programs need one perf event per CPU); store the
+	 * links in h->links. NULL: each switched-on program is attached alone. */
+	int (*attach)(struct plan_handle *h, const struct plan_variant *v,
+		      char *stage, size_t stagelen);
 };
 
 struct plan_handle {

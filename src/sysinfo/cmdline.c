@@ -216,11 +216,11 @@ static void handle_param(struct dbt_cmdline *out, const char *name,
 
 void dbt_cmdline_parse(const char *buf, size_t len, struct dbt_cmdline *out)
 {
-	const char *p = buf, *end = buf + len;
-
 	memset(out, 0, sizeof(*out));
 	if (!buf)
 		return;
+	const char *p = buf, *end = buf + len;
+
 	while (p < end) {
 		while (p < end && is_space(*p))
 			p++;

@@ -170,11 +170,11 @@ static int parse_region(struct dbt_cpuset *set, const char *p, const char *end)
 int dbt_cpuset_parse_list_n(struct dbt_cpuset *set, const char *buf,
 			    size_t len)
 {
-	const char *p = buf, *end = buf + len;
-
 	dbt_cpuset_zero(set);
 	if (!buf)
 		return len ? -EINVAL : 0;
+	const char *p = buf, *end = buf + len;
+
 	trim(&p, &end);
 	while (p < end) {
 		const char *comma = memchr(p, ',', (size_t)(end - p));
@@ -213,13 +213,14 @@ static int hexval(char c)
 int dbt_cpuset_parse_mask_n(struct dbt_cpuset *set, const char *buf,
 			    size_t len)
 {
-	const char *p = buf, *end = buf + len;
 	unsigned int word = 0;
 	int err = 0;
 
 	dbt_cpuset_zero(set);
 	if (!buf)
 		return len ? -EINVAL : 0;
+	const char *p = buf, *end = buf + len;
+
 	trim(&p, &end);
 	if (p == end)
 		return 0;
@@ -402,10 +403,10 @@ int dbt_sysinfo_read(const char *root, const char *rel, size_t max,
 int dbt_sysinfo_for_each_line_buf(const char *buf, size_t len,
 				  size_t line_max, dbt_line_fn fn, void *ctx)
 {
-	const char *p = buf, *end = buf + len;
-
 	if (!buf)
 		return 0;
+	const char *p = buf, *end = buf + len;
+
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *lend = nl ? nl : end;

@@ -119,7 +119,7 @@ static void vc2004_bnx2x_header(void **state)
 	assert_int_equal(r->counts[0], 347358);
 	assert_int_equal(dbt_irq_row_total(r), 347358);
 	for (int q = 0; q < 8; q++) {
-		char name[16];
+		char name[32];
 
 		r = dbt_interrupts_find_irq(&it, 150 + q);
 		assert_non_null(r);

@@ -1,0 +1,87 @@
+#include "findings/finding.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *finding_severity_name(enum finding_severity s)
+{
+	switch (s) {
+	case SEV_INFO: return "info";
+	case SEV_WARNING: return "warning";
+	case SEV_CRITICAL: return "critical";
+	}
+	return "info";
+}
+
+static struct finding_evidence *next_ev(struct finding *f, const char *key)
+{
+	struct finding_evidence *e;
+
+	if (f->n_ev >= FINDING_MAX_EVIDENCE)
+		return NULL;
+	e = &f->ev[f->n_ev++];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->key, sizeof(e->key), "%s", key);
+	return e;
+}
+
+void finding_num(struct finding *f, const char *key, double v)
+{
+	struct finding_evidence *e = next_ev(f, key);
+
+	if (e)
+		e->num = v;
+}
+
+void finding_text(struct finding *f, const char *key, const char *fmt, ...)
+{
+	struct finding_evidence *e = next_ev(f, key);
+	va_list ap;
+
+	if (!e)
+		return;
+	e->is_text = true;
+	va_start(ap, fmt);
+	vsnprintf(e->text, sizeof(e->text), fmt, ap);
+	va_end(ap);
+}
+
+int findings_merge(struct finding_list *l, const struct finding *f)
+{
+	for (int i = 0; i < l->n; i++) {
+		struct finding *g = &l->items[i];
+		int first = g->first_interval, last = g->last_interval;
+
+		if (strcmp(g->id, f->id) || g->pid != f->pid || strcmp(g->class_name, f->class_name))
+			continue;
+		*g = *f;
+		g->first_interval = first < f->first_interval ? first : f->first_interval;
+		g->last_interval = last > f->last_interval ? last : f->last_interval;
+		return 0;
+	}
+	if (l->n == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 8;
+		struct finding *items = realloc(l->items, sizeof(*items) * (size_t)cap);
+
+		if (!items)
+			return -ENOMEM;
+		l->items = items;
+		l->cap = cap;
+	}
+	l->items[l->n++] = *f;
+	return 0;
+}
+
+void findings_clear(struct finding_list *l)
+{
+	l->n = 0;
+}
+
+void findings_free(struct finding_list *l)
+{
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
