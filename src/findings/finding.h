@@ -1,5 +1,5 @@
 /* A finding: a verdict with the numbers that support it. Rules in
- * src/findings/*.c produce them from the model; outputs only print them.
+ * src/findings/ produce them from the model; outputs only print them.
  * Ids are a contract with users' scripts (docs/capture-schema.md). */
 #ifndef DBTRACE_FINDINGS_FINDING_H
 #define DBTRACE_FINDINGS_FINDING_H
