@@ -14,7 +14,7 @@ GIT_REV    := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 # One skeleton per probe family: a refused probe in one family cannot stop
 # the others from loading.
-FAMILIES   := softirq
+FAMILIES   := softirq sched
 
 ifeq ($(V),1)
 Q :=

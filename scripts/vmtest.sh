@@ -228,14 +228,16 @@ key=$({
 	ls -l /etc/alternatives
 } | sha256sum | cut -c1-16)
 syscpio=$cache/system-$key.cpio
-if [ ! -e "$syscpio" ]; then
+syslist=$cache/system-$key.list
+if [ ! -e "$syscpio" ] || [ ! -e "$syslist" ]; then
 	args=()
 	for p in "${guest_pkgs[@]}"; do args+=(--pkg "$p"); done
 	for p in "${guest_paths[@]}"; do args+=(--path "$p"); done
-	/usr/bin/python3 "$here/vm/rootfs-list.py" "${args[@]}" >"$run/system.list"
-	(cd / && cpio -o -H newc --quiet <"$run/system.list") >"$syscpio.tmp"
-	rm -f "$cache"/system-*.cpio
+	/usr/bin/python3 "$here/vm/rootfs-list.py" "${args[@]}" >"$syslist.tmp"
+	(cd / && cpio -o -H newc --quiet <"$syslist.tmp") >"$syscpio.tmp"
+	rm -f "$cache"/system-*.cpio "$cache"/system-*.list
 	mv "$syscpio.tmp" "$syscpio"
+	mv "$syslist.tmp" "$syslist"
 fi
 
 # The repo at its own path, and any bats file given from outside it.
@@ -243,6 +245,15 @@ fi
 	d=$repo
 	while [ "$d" != / ]; do d=$(dirname "$d"); [ "$d" = / ] || echo "${d#/}"; done
 	(cd / && find "${repo#/}" \( -path "${repo#/}/.git" -o -path "${cache#/}" \) -prune -o -print)
+	# Shared libraries of the repo's binaries (build/dbtrace links
+	# libbpf, libelf, json-c, ncurses) that the system part lacks.
+	largs=()
+	for d in "$repo"/build/*; do
+		[ "$d" = "$cache" ] || largs+=(--libs-of "$d")
+	done
+	if [ ${#largs[@]} -gt 0 ]; then
+		/usr/bin/python3 "$here/vm/rootfs-list.py" "${largs[@]}" | LC_ALL=C comm -23 - "$syslist"
+	fi
 	for p in "${abs_bats[@]}"; do
 		case $p/ in -* | "$repo"/*) continue ;; esac
 		d=$(dirname "$p")
@@ -370,7 +381,10 @@ timeout -k 10 "$timeout" "${qemu[@]}" -serial "file:$con" -serial stdio </dev/nu
 	done
 qemu_rc=${PIPESTATUS[0]}
 set -e
-[ "$verbose" = 1 ] && wait
+if [ "$verbose" = 1 ]; then
+	: 1<>"$con" # tee still waits for a writer if qemu never opened the fifo
+	wait
+fi
 
 if [ -n "$t_suite" ] && [ -n "$t_end" ]; then
 	log "suite ran in $(awk -v a="$t_suite" -v b="$t_end" 'BEGIN{printf "%.1f", b-a}') s (boot ${t_boot:-?} s, total $(since "$t0") s)"

@@ -1,11 +1,14 @@
 #!/usr/bin/python3
 """List the host files that make up the vmtest guest's system.
 
-usage: rootfs-list.py [--pkg NAME]... [--path PATH]...
+usage: rootfs-list.py [--pkg NAME]... [--path PATH]... [--libs-of PATH]...
 
---pkg  a Debian package installed on the host: all of its files except
-       documentation (dpkg -L)
---path a host file or directory (recursively)
+--pkg      a Debian package installed on the host: all of its files except
+           documentation (dpkg -L)
+--path     a host file or directory (recursively)
+--libs-of  a file or directory (recursively) whose ELF files' shared
+           libraries are wanted, but not the files themselves (the repo's
+           build/, which vmtest.sh packs on its own)
 
 Adds every shared library the ELF files among them need (ldd), every hop of
 every symlink (/usr/bin/awk -> /etc/alternatives/awk -> /usr/bin/mawk), the
@@ -32,6 +35,7 @@ class Rootfs:
     def __init__(self):
         self.paths = set()
         self.dircache = {}
+        self.lib_roots = set()
 
     def canon(self, path):
         """Resolve the symlinks in the directory part, keep the last part."""
@@ -88,8 +92,15 @@ class Rootfs:
                 if os.path.isfile(pyc):
                     self.add(pyc)
 
+    def add_lib_roots(self, top):
+        if os.path.isdir(top):
+            for root, _, files in os.walk(top):
+                self.lib_roots.update(os.path.join(root, f) for f in files)
+        elif os.path.isfile(top):
+            self.lib_roots.add(top)
+
     def add_libs(self):
-        todo = set(self.paths)
+        todo = set(self.paths) | self.lib_roots
         done = set()
         while todo:
             elves = sorted(p for p in todo if is_elf(p))
@@ -120,11 +131,14 @@ class Rootfs:
 
 
 def is_elf(path):
+    """An ELF executable or shared object (not a .o or a .ko)."""
     try:
         with open(path, "rb") as f:
-            return f.read(4) == b"\x7fELF"
+            head = f.read(18)
     except OSError:
         return False
+    return (len(head) == 18 and head[:4] == b"\x7fELF"
+            and int.from_bytes(head[16:18], "little") in (2, 3))
 
 
 def ldd_path(line):
@@ -145,6 +159,8 @@ def main(argv):
             fs.add_pkg(next(args))
         elif a == "--path":
             fs.add_tree(next(args))
+        elif a == "--libs-of":
+            fs.add_lib_roots(next(args))
         else:
             sys.exit(f"rootfs-list: unknown argument {a}\n{__doc__}")
     fs.add_pyc()

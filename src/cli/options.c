@@ -12,7 +12,7 @@
 
 #define MAX_SECONDS 86400.0
 
-enum { OPT_BATCH = 0x100, OPT_SORT };
+enum { OPT_BATCH = 0x100, OPT_SORT, OPT_VIEW, OPT_COMM, OPT_CLASS, OPT_RUNQ };
 
 static const struct argp_option options[] = {
 	{ "interval", 'i', "SECONDS", 0, "Refresh/sampling interval (default 1)", 0 },
@@ -22,6 +22,10 @@ static const struct argp_option options[] = {
 	{ "verbose", 'v', NULL, 0, "Show libbpf's messages and probe details", 0 },
 	{ "batch", OPT_BATCH, NULL, 0, "top: print plain-text tables instead of the full-screen view", 0 },
 	{ "sort", OPT_SORT, "KEY", 0, "top: initial sort column key (see the header)", 0 },
+	{ "view", OPT_VIEW, "VIEW", 0, "top: cpus (default) or classes", 0 },
+	{ "comm", OPT_COMM, "NAME", 0, "Only processes with this command name", 0 },
+	{ "class", OPT_CLASS, "NAME=GLOB", 0, "Name a thread class: threads whose comm matches GLOB (repeatable)", 0 },
+	{ "runq-p99-ms", OPT_RUNQ, "MS", 0, "oversubscription: run-queue p99 threshold (default 1)", 0 },
 	{ "help", 'h', NULL, 0, "Show this help", 0 },
 	{ 0 },
 };
@@ -64,6 +68,10 @@ const char *dbt_usage(void)
 	       "  -v, --verbose            show libbpf's messages and probe details\n"
 	       "      --batch              top: plain-text tables, one per interval\n"
 	       "      --sort=KEY           top: initial sort column key\n"
+	       "      --view=cpus|classes  top: start in the CPU or the thread-class view\n"
+	       "      --comm=NAME          only processes with this command name\n"
+	       "      --class=NAME=GLOB    name a thread class (repeatable), e.g. workers='TNT_*'\n"
+	       "      --runq-p99-ms=MS     oversubscription threshold (default 1)\n"
 	       "  -h, --help               show this help\n"
 	       "\n"
 	       "SECONDS accepts a suffix: 500ms, 2s, 1m. Exit codes: 0 ok, 1 runtime\n"
@@ -182,6 +190,38 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return fail(ctx, "bad sort key '%s': one character from the table header", arg);
 		cfg->sort_key = arg[0];
 		break;
+	case OPT_VIEW:
+		if (!strcmp(arg, "classes"))
+			cfg->view_classes = true;
+		else if (strcmp(arg, "cpus"))
+			return fail(ctx, "bad view '%s': cpus or classes", arg);
+		break;
+	case OPT_COMM:
+		if (!*arg || strlen(arg) > 15)
+			return fail(ctx, "bad comm '%s': 1 to 15 characters, as in /proc/PID/comm", arg);
+		cfg->comm = arg;
+		break;
+	case OPT_CLASS:
+		if (cfg->n_classes >= DBT_MAX_CLASS_OVERRIDES)
+			return fail(ctx, "too many --class options (at most %s)", "32");
+		{
+			char why[160];
+
+			if (tclass_parse_override(arg, &cfg->classes[cfg->n_classes], why, sizeof(why))) {
+				snprintf(ctx->err, ctx->errlen, "bad --class: %s", why);
+				return EINVAL;
+			}
+		}
+		cfg->n_classes++;
+		break;
+	case OPT_RUNQ: {
+		double s;
+
+		if (dbt_parse_seconds(arg, &s))
+			return fail(ctx, "bad run-queue threshold '%s': milliseconds > 0", arg);
+		cfg->runq_p99_us = s * 1000.0;
+		break;
+	}
 	case 'h':
 		ctx->help = true;
 		break;
@@ -212,6 +252,7 @@ int dbt_parse_args(int argc, char **argv, struct dbt_config *cfg, char *err, siz
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->interval_s = 1.0;
+	cfg->runq_p99_us = 1000.0;
 	if (errlen)
 		err[0] = 0;
 

@@ -6,8 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include "model/thread_class.h"
 
 #define DBT_MAX_PIDS 64
+#define DBT_MAX_CLASS_OVERRIDES 32
 
 enum dbt_command {
 	DBT_CMD_NONE = 0,
@@ -36,6 +38,11 @@ struct dbt_config {
 	int verbose;
 	bool batch;             /* top: plain text instead of ncurses */
 	char sort_key;          /* top: column key, 0 for the default */
+	bool view_classes;      /* top: start in the thread-class view */
+	const char *comm;       /* only processes with this comm */
+	struct tclass_override classes[DBT_MAX_CLASS_OVERRIDES];  /* --class NAME=GLOB */
+	int n_classes;
+	double runq_p99_us;     /* oversubscription threshold */
 };
 
 /* Parses argv (argv[0] is the program name). Returns 0, or -EINVAL with a

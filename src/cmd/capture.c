@@ -117,9 +117,12 @@ int cmd_capture(const struct dbt_config *cfg)
 	sum.duration_s = res.elapsed_s;
 	sum.cpu_pct = res.elapsed_s > 0 ? 100.0 * (cpu_seconds() - cpu0) / res.elapsed_s : 0;
 	sum.max_rss_kb = max_rss_kb();
-	sum.lost_events = collectors_lost(&col);
+	sum.lost_events = res.lost_events;
+	sum.thread_evictions = res.thread_evictions;
 	sum.ncpus = col.ncpus;
 	sum.rows = rows;
+	sum.sched = col.on[FAM_SCHED] ? &res.sched : NULL;
+	sum.findings = &res.findings;
 	collectors_close(&col);
 	rc = capture_finish(c.w, &sum, err, sizeof(err));
 	free(rows);

@@ -1,6 +1,8 @@
 #include "cmd/session.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
+#include "findings/oversubscription.h"
+#include "sysinfo/proc_status.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -8,27 +10,165 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Per-run state that outlives one interval. */
+struct session_state {
+	const struct dbt_config *cfg;
+	struct collectors *col;
+	struct tclass_classifier *classifier;
+	struct sched_filter filter;
+	int pids[DBT_MAX_PIDS];
+	struct oversub_config oversub;
+	struct world_snapshot snaps[2];
+	struct cpu_row *rows;
+	struct finding_list now;       /* this interval's findings */
+};
+
 void session_result_free(struct session_result *res)
 {
 	cpu_snapshot_free(&res->first);
 	cpu_snapshot_free(&res->last);
+	sched_summary_free(&res->sched);
+	findings_free(&res->findings);
+}
+
+/* The CPUs each reported process may use: the one piece of I/O the
+ * findings need, done here so the model and the rules stay pure. */
+static void fill_allowed_cpus(struct sched_interval *si)
+{
+	for (int i = 0; i < si->n_procs; i++) {
+		struct sched_proc_stats *p = &si->procs[i];
+		struct dbt_cpuset set;
+		int n = 0;
+
+		if (!proc_cpus_allowed(NULL, p->pid, 0, &set)) {
+			n = (int)dbt_cpuset_count(&set);
+			if (dbt_cpuset_format_list(&set, p->cpus_allowed, sizeof(p->cpus_allowed)) < 0)
+				p->cpus_allowed[0] = 0;
+		}
+		p->total.allowed_cpus = n;
+		for (int k = 0; k < p->n_classes; k++)
+			p->classes[k].allowed_cpus = n;
+	}
+}
+
+static int judge(struct session_state *st, struct sched_interval *si, int index,
+		 struct session_result *res)
+{
+	int err;
+
+	findings_clear(&st->now);
+	if (!si)
+		return 0;
+	fill_allowed_cpus(si);
+	err = oversubscription_check(si, &st->oversub, index, &st->now);
+	for (int i = 0; !err && i < st->now.n; i++)
+		err = findings_merge(&res->findings, &st->now.items[i]);
+	return err;
+}
+
+static int state_init(struct session_state *st, const struct dbt_config *cfg,
+		      struct collectors *col)
+{
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	st->cfg = cfg;
+	st->col = col;
+	for (int i = 0; i < cfg->n_pids; i++)
+		st->pids[i] = (int)cfg->pids[i];
+	st->filter.pids = st->pids;
+	st->filter.n_pids = cfg->n_pids;
+	st->filter.comm = cfg->comm;
+	oversub_config_default(&st->oversub);
+	if (cfg->runq_p99_us > 0)
+		st->oversub.runq_p99_us = cfg->runq_p99_us;
+	err = tclass_classifier_new(cfg->classes, (size_t)cfg->n_classes, &st->classifier);
+	if (err)
+		return err;
+	st->rows = calloc((size_t)col->ncpus, sizeof(*st->rows));
+	if (!st->rows)
+		return -ENOMEM;
+	err = world_snapshot_alloc(&st->snaps[0], col->ncpus);
+	if (!err)
+		err = world_snapshot_alloc(&st->snaps[1], col->ncpus);
+	return err;
+}
+
+static void state_free(struct session_state *st)
+{
+	world_snapshot_free(&st->snaps[0]);
+	world_snapshot_free(&st->snaps[1]);
+	free(st->rows);
+	tclass_classifier_free(st->classifier);
+	findings_free(&st->now);
+}
+
+/* One tick: snapshot, model, findings, sink. */
+static int step(struct session_state *st, int *cur_idx, struct session_sink *sink,
+		struct session_result *res)
+{
+	struct world_snapshot *prev = &st->snaps[*cur_idx ^ 1], *cur = &st->snaps[*cur_idx];
+	struct sched_interval si = { 0 }, *sip = NULL;
+	struct interval_view iv = { 0 };
+	struct cpu_row total;
+	int err, rc;
+
+	err = collectors_snapshot(st->col, cur);
+	if (err)
+		return err;
+	cpu_rows_compute(&prev->cpu, &cur->cpu, st->rows);
+	cpu_rows_total(st->rows, st->col->ncpus, &total);
+	if (cur->have_sched) {
+		err = sched_interval_compute(&prev->sched, &cur->sched, st->classifier, &st->filter, &si);
+		if (err)
+			return err;
+		sip = &si;
+	}
+	err = judge(st, sip, res->intervals, res);
+	if (!err && sip)
+		err = sched_summary_add(&res->sched, sip);
+	if (err) {
+		sched_interval_free(&si);
+		return err;
+	}
+	res->lost_events = collectors_lost(st->col) + cur->sched.lost;
+	res->thread_evictions = cur->sched.evictions;
+
+	iv.index = res->intervals;
+	iv.t_s = (double)(cur->cpu.mono_ns - res->first.mono_ns) / 1e9;
+	iv.dt_s = (double)(cur->cpu.mono_ns - prev->cpu.mono_ns) / 1e9;
+	iv.ncpus = st->col->ncpus;
+	iv.rows = st->rows;
+	iv.total = &total;
+	iv.sched = sip;
+	iv.findings = &st->now;
+	iv.lost_events = res->lost_events;
+	iv.thread_evictions = res->thread_evictions;
+	cpu_snapshot_copy(&res->last, &cur->cpu);
+	res->intervals++;
+	*cur_idx ^= 1;
+
+	rc = sink->on_interval(sink->ctx, &iv);
+	sched_interval_free(&si);
+	if (rc < 0)
+		return rc;
+	if (rc == SESSION_STOP)
+		return SESSION_STOP;
+	/* a few ms of slack: the ticker may fire a hair early */
+	if (st->cfg->duration_s && iv.t_s + 0.005 >= st->cfg->duration_s)
+		return SESSION_STOP;
+	return 0;
 }
 
 int session_run(const struct dbt_config *cfg, struct collectors *col,
 		struct session_sink *sink, struct session_result *res)
 {
-	struct cpu_snapshot prev = { 0 }, cur = { 0 };
-	struct cpu_row *rows = NULL, total;
-	int sfd = -1, tfd = -1, err;
+	struct session_state st;
 	double first = sink->first_tick_s > 0 ? sink->first_tick_s : cfg->interval_s;
+	int sfd = -1, tfd = -1, err, cur_idx = 1;
 
 	memset(res, 0, sizeof(*res));
-	rows = calloc((size_t)col->ncpus, sizeof(*rows));
-	err = rows ? 0 : -ENOMEM;
-	if (!err)
-		err = cpu_snapshot_alloc(&prev, col->ncpus);
-	if (!err)
-		err = cpu_snapshot_alloc(&cur, col->ncpus);
+	err = state_init(&st, cfg, col);
 	if (!err)
 		err = cpu_snapshot_alloc(&res->first, col->ncpus);
 	if (!err)
@@ -40,11 +180,11 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 		err = sfd;
 		goto out;
 	}
-	err = collectors_snapshot(col, &prev);
+	err = collectors_snapshot(col, &st.snaps[0]);
 	if (err)
 		goto out;
-	cpu_snapshot_copy(&res->first, &prev);
-	cpu_snapshot_copy(&res->last, &prev);
+	cpu_snapshot_copy(&res->first, &st.snaps[0].cpu);
+	cpu_snapshot_copy(&res->last, &st.snaps[0].cpu);
 	tfd = ticker_open(first, cfg->interval_s);
 	if (tfd < 0) {
 		err = tfd;
@@ -57,8 +197,7 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 			{ .fd = sfd, .events = POLLIN },
 			{ .fd = sink->input_fd, .events = POLLIN },
 		};
-		struct interval_view iv;
-		int n = sink->input_fd >= 0 ? 3 : 2, rc;
+		int n = sink->input_fd >= 0 ? 3 : 2;
 
 		if (poll(pfd, (nfds_t)n, -1) < 0) {
 			if (errno == EINTR)
@@ -71,47 +210,26 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 			if (res->stop_signal)
 				break;
 		}
-		if (n == 3 && (pfd[2].revents & (POLLIN | POLLHUP)) && sink->on_input) {
-			rc = sink->on_input(sink->ctx);
-			if (rc)
-				break;
-		}
+		if (n == 3 && (pfd[2].revents & (POLLIN | POLLHUP)) && sink->on_input &&
+		    sink->on_input(sink->ctx))
+			break;
 		if (!(pfd[0].revents & POLLIN) || !ticker_take(tfd))
 			continue;
-
-		err = collectors_snapshot(col, &cur);
-		if (err)
-			break;
-		cpu_rows_compute(&prev, &cur, rows);
-		cpu_rows_total(rows, col->ncpus, &total);
-		iv.t_s = (double)(cur.mono_ns - res->first.mono_ns) / 1e9;
-		iv.dt_s = (double)(cur.mono_ns - prev.mono_ns) / 1e9;
-		iv.ncpus = col->ncpus;
-		iv.rows = rows;
-		iv.total = &total;
-		iv.lost_events = collectors_lost(col);
-		cpu_snapshot_copy(&res->last, &cur);
-		cpu_snapshot_copy(&prev, &cur);
-		res->intervals++;
-		rc = sink->on_interval(sink->ctx, &iv);
-		if (rc < 0) {
-			err = rc;
+		err = step(&st, &cur_idx, sink, res);
+		if (err == SESSION_STOP) {
+			err = 0;
 			break;
 		}
-		if (rc == SESSION_STOP)
-			break;
-		/* a few ms of slack: the ticker may fire a hair early */
-		if (cfg->duration_s && iv.t_s + 0.005 >= cfg->duration_s)
+		if (err)
 			break;
 	}
 	res->elapsed_s = (double)(res->last.mono_ns - res->first.mono_ns) / 1e9;
+	sched_summary_finish(&res->sched);
 out:
 	if (tfd >= 0)
 		close(tfd);
 	if (sfd >= 0)
 		close(sfd);
-	cpu_snapshot_free(&prev);
-	cpu_snapshot_free(&cur);
-	free(rows);
+	state_free(&st);
 	return err;
 }

@@ -1,5 +1,6 @@
 /* The measuring loop shared by `top` and `capture`: attach, then one
- * snapshot per tick, rows computed by the model, handed to a sink. */
+ * snapshot per tick, the model computes the interval, the findings judge
+ * it, and a sink shows or records it. */
 #ifndef DBTRACE_CMD_SESSION_H
 #define DBTRACE_CMD_SESSION_H
 
@@ -7,8 +8,9 @@
 #include <stdint.h>
 #include "cli/options.h"
 #include "collect/collectors.h"
-#include "model/cpu_model.h"
+#include "findings/finding.h"
 #include "model/interval.h"
+#include "model/sched_model.h"
 
 enum session_action { SESSION_CONTINUE = 0, SESSION_STOP = 1 };
 
@@ -22,14 +24,18 @@ struct session_sink {
 };
 
 struct session_result {
-	struct cpu_snapshot first, last;
+	struct cpu_snapshot first, last;   /* per-CPU summary: last - first */
+	struct sched_summary sched;        /* per-class summary: sum of intervals */
+	struct finding_list findings;      /* merged over all intervals */
 	double elapsed_s;
 	int stop_signal;               /* 0 when the duration ran out or the user quit */
 	int intervals;
+	uint64_t lost_events;
+	uint64_t thread_evictions;
 };
 
 /* Runs until the duration elapses, a stop signal arrives or the sink says
- * stop. res->first/last stay allocated for the caller's summary. */
+ * stop. The result stays allocated for the caller's summary. */
 int session_run(const struct dbt_config *cfg, struct collectors *col,
 		struct session_sink *sink, struct session_result *res);
 void session_result_free(struct session_result *res);

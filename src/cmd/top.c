@@ -3,6 +3,7 @@
 #include "cmd/session.h"
 #include "core/log.h"
 #include "out/batch.h"
+#include "out/class_table.h"
 #include "out/cpu_table.h"
 #include "out/top_ui.h"
 
@@ -12,13 +13,14 @@
 struct top_ctx {
 	struct top_ui *ui;
 	char sort_key;
+	bool classes;
 };
 
 static int batch_interval(void *ctx, const struct interval_view *iv)
 {
 	struct top_ctx *t = ctx;
 
-	return batch_print(stdout, iv, t->sort_key);
+	return batch_print(stdout, iv, t->classes, t->sort_key);
 }
 
 static int ui_interval(void *ctx, const struct interval_view *iv)
@@ -37,14 +39,15 @@ static int ui_input(void *ctx)
 
 int cmd_top(const struct dbt_config *cfg)
 {
-	struct top_ctx t = { NULL, cfg->sort_key ? cfg->sort_key : CPU_TABLE_DEFAULT_SORT };
+	char default_key = cfg->view_classes ? CLASS_TABLE_DEFAULT_SORT : CPU_TABLE_DEFAULT_SORT;
+	struct top_ctx t = { NULL, cfg->sort_key ? cfg->sort_key : default_key, cfg->view_classes };
 	struct session_sink sink = { .ctx = &t, .input_fd = -1 };
 	struct session_result res;
 	struct collectors col;
 	char status[256], eb[96];
 	int rc, failed;
 
-	if (!cpu_table_valid_key(t.sort_key)) {
+	if (!(t.classes ? class_table_valid_key(t.sort_key) : cpu_table_valid_key(t.sort_key))) {
 		log_err("bad sort key '%c': one of the keys in the table header", t.sort_key);
 		return DBT_EXIT_USAGE;
 	}
@@ -69,7 +72,7 @@ int cmd_top(const struct dbt_config *cfg)
 	if (cfg->batch) {
 		sink.on_interval = batch_interval;
 	} else {
-		rc = top_ui_open(&t.ui, col.ncpus, t.sort_key, status);
+		rc = top_ui_open(&t.ui, col.ncpus, t.classes, t.sort_key, status);
 		if (rc) {
 			log_err("cannot start the terminal view: %s", log_errno_text(rc, eb, sizeof(eb)));
 			collectors_close(&col);

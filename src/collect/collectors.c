@@ -20,13 +20,15 @@ int collectors_open(struct collectors *c)
 		return -ENOMEM;
 
 	c->on[FAM_SOFTIRQ] = !softirq_collector_open(&c->softirq, &c->reports[FAM_SOFTIRQ]);
+	c->on[FAM_SCHED] = !sched_collector_open(&c->sched, &c->reports[FAM_SCHED]);
 	for (int f = 0; f < FAM_COUNT; f++)
 		failed += !c->on[f];
 	return failed;
 }
 
-int collectors_snapshot(struct collectors *c, struct cpu_snapshot *snap)
+int collectors_snapshot(struct collectors *c, struct world_snapshot *w)
 {
+	struct cpu_snapshot *snap = &w->cpu;
 	int err;
 
 	/* the map first, then /proc/stat: both within microseconds */
@@ -42,6 +44,12 @@ int collectors_snapshot(struct collectors *c, struct cpu_snapshot *snap)
 		return err;
 	for (int cpu = 0; cpu < snap->ncpus; cpu++)
 		snap->cpu[cpu].stat = c->stat_buf[cpu];
+	w->have_sched = c->on[FAM_SCHED];
+	if (w->have_sched) {
+		err = sched_collector_read(&c->sched, &w->sched);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
@@ -51,6 +59,8 @@ uint64_t collectors_lost(const struct collectors *c)
 
 	if (c->on[FAM_SOFTIRQ])
 		lost += softirq_collector_lost(&c->softirq);
+	if (c->on[FAM_SCHED])
+		lost += sched_collector_lost(&c->sched);
 	return lost;
 }
 
@@ -58,6 +68,8 @@ void collectors_close(struct collectors *c)
 {
 	if (c->on[FAM_SOFTIRQ])
 		softirq_collector_close(&c->softirq);
+	if (c->on[FAM_SCHED])
+		sched_collector_close(&c->sched);
 	memset(c->on, 0, sizeof(c->on));
 	free(c->stat_buf);
 	c->stat_buf = NULL;

@@ -4,12 +4,15 @@
 #define DBTRACE_COLLECT_COLLECTORS_H
 
 #include <stdbool.h>
+#include "collect/sched.h"
 #include "collect/softirq.h"
 #include "model/cpu_model.h"
+#include "model/interval.h"
 #include "sysinfo/procstat.h"
 
 enum dbt_family {
 	FAM_SOFTIRQ,
+	FAM_SCHED,
 	FAM_COUNT,
 };
 
@@ -17,6 +20,7 @@ struct collectors {
 	int ncpus;                                 /* possible CPUs */
 	struct procstat_cpu *stat_buf;             /* /proc/stat, ncpus entries */
 	struct softirq_collector softirq;
+	struct sched_collector sched;
 	bool on[FAM_COUNT];
 	struct probe_report reports[FAM_COUNT];
 };
@@ -25,8 +29,8 @@ struct collectors {
  * attach (0 when all did), or a negative errno for a fatal error. */
 int collectors_open(struct collectors *c);
 
-/* Fills snap (allocated for c->ncpus) from /proc/stat and the maps. */
-int collectors_snapshot(struct collectors *c, struct cpu_snapshot *snap);
+/* Fills w (allocated for c->ncpus) from /proc/stat and the maps. */
+int collectors_snapshot(struct collectors *c, struct world_snapshot *w);
 
 /* Events lost so far, over all families. */
 uint64_t collectors_lost(const struct collectors *c);

@@ -1,24 +1,19 @@
 #include "out/batch.h"
+#include "out/class_table.h"
 #include "out/cpu_table.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <time.h>
 
-int batch_print(FILE *out, const struct interval_view *iv, char sort_key)
+static int print_cpus(FILE *out, const struct interval_view *iv, char sort_key)
 {
-	char line[512], stamp[16];
-	time_t now = time(NULL);
-	struct tm tm;
+	char line[512];
 	int *order, n;
 
 	order = malloc(sizeof(*order) * (size_t)iv->ncpus);
 	if (!order)
 		return -ENOMEM;
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
-	fprintf(out, "dbtrace top - %s  t=%.1fs  interval %.2fs  lost events %llu\n", stamp,
-		iv->t_s, iv->dt_s, (unsigned long long)iv->lost_events);
 	cpu_table_header(line, sizeof(line), sort_key);
 	fprintf(out, "%s\n", line);
 	cpu_table_row(line, sizeof(line), iv->total, iv->dt_s);
@@ -28,8 +23,54 @@ int batch_print(FILE *out, const struct interval_view *iv, char sort_key)
 		cpu_table_row(line, sizeof(line), &iv->rows[order[i]], iv->dt_s);
 		fprintf(out, "%s\n", line);
 	}
-	fputc('\n', out);
 	free(order);
+	return 0;
+}
+
+static int print_classes(FILE *out, const struct interval_view *iv, char sort_key)
+{
+	struct class_row *rows;
+	char line[512];
+	int n;
+
+	class_table_header(line, sizeof(line), sort_key);
+	fprintf(out, "%s\n", line);
+	if (!iv->sched) {
+		fprintf(out, "(sched probes not attached)\n");
+		return 0;
+	}
+	n = class_table_rows(iv->sched, sort_key, &rows);
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n; i++) {
+		class_table_row(line, sizeof(line), &rows[i]);
+		fprintf(out, "%s\n", line);
+	}
+	free(rows);
+	return 0;
+}
+
+int batch_print(FILE *out, const struct interval_view *iv, bool classes, char sort_key)
+{
+	char stamp[16];
+	time_t now = time(NULL);
+	struct tm tm;
+	int err;
+
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
+	fprintf(out, "dbtrace top - %s  t=%.1fs  interval %.2fs  lost events %llu  thread evictions %llu\n",
+		stamp, iv->t_s, iv->dt_s, (unsigned long long)iv->lost_events,
+		(unsigned long long)iv->thread_evictions);
+	err = classes ? print_classes(out, iv, sort_key) : print_cpus(out, iv, sort_key);
+	if (err)
+		return err;
+	for (int i = 0; iv->findings && i < iv->findings->n; i++) {
+		const struct finding *f = &iv->findings->items[i];
+
+		fprintf(out, "FINDING %s %s: %s\n", finding_severity_name(f->severity), f->id, f->title);
+	}
+	fputc('\n', out);
 	fflush(out);
 	return ferror(out) ? -EIO : 0;
 }

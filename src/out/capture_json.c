@@ -162,6 +162,81 @@ static json_object *cpu_array(const struct cpu_row *rows, int n)
 	return a;
 }
 
+static json_object *class_fields(json_object *o, const struct sched_class_stats *c)
+{
+	char cpus[256];
+
+	sched_cpus_format(c->cpus, c->cpus_beyond, cpus, sizeof(cpus));
+	json_object_object_add(o, "threads", json_object_new_int(c->threads));
+	json_object_object_add(o, "oncpu_pct", num(c->oncpu_pct));
+	json_object_object_add(o, "csw_voluntary_per_s", num(c->vol_per_s));
+	json_object_object_add(o, "csw_involuntary_per_s", num(c->invol_per_s));
+	json_object_object_add(o, "runq_p50_us", num(c->runq_p50_us));
+	json_object_object_add(o, "runq_p99_us", num(c->runq_p99_us));
+	json_object_object_add(o, "runq_max_us", num(c->runq_max_us));
+	json_object_object_add(o, "migrations_per_s", num(c->migrations_per_s));
+	json_object_object_add(o, "runnable_avg", num(c->runnable_avg));
+	json_object_object_add(o, "cpus_ran_on", json_object_new_string(cpus));
+	return o;
+}
+
+static json_object *process_object(const struct sched_proc_stats *p)
+{
+	json_object *o = json_object_new_object(), *classes = json_object_new_array();
+
+	json_object_object_add(o, "pid", json_object_new_int(p->pid));
+	json_object_object_add(o, "comm", json_object_new_string(p->comm));
+	json_object_object_add(o, "cpus_allowed", json_object_new_string(p->cpus_allowed));
+	class_fields(o, &p->total);
+	for (int k = 0; k < p->n_classes; k++) {
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "name", json_object_new_string(p->classes[k].name));
+		json_object_array_add(classes, class_fields(c, &p->classes[k]));
+	}
+	json_object_object_add(o, "classes", classes);
+	return o;
+}
+
+/* Adds "processes" (the busiest CAPTURE_MAX_PROCS) and "processes_omitted". */
+static void add_processes(json_object *o, const struct sched_proc_stats *procs, int n)
+{
+	json_object *a = json_object_new_array();
+	int shown = n < CAPTURE_MAX_PROCS ? n : CAPTURE_MAX_PROCS;
+
+	for (int i = 0; i < shown; i++)
+		json_object_array_add(a, process_object(&procs[i]));
+	json_object_object_add(o, "processes", a);
+	json_object_object_add(o, "processes_omitted", json_object_new_int(n - shown));
+}
+
+static json_object *findings_array(const struct finding_list *l)
+{
+	json_object *a = json_object_new_array();
+
+	for (int i = 0; l && i < l->n; i++) {
+		const struct finding *f = &l->items[i];
+		json_object *o = json_object_new_object(), *ev = json_object_new_object();
+
+		json_object_object_add(o, "id", json_object_new_string(f->id));
+		json_object_object_add(o, "severity", json_object_new_string(finding_severity_name(f->severity)));
+		json_object_object_add(o, "title", json_object_new_string(f->title));
+		if (f->pid)
+			json_object_object_add(o, "pid", json_object_new_int(f->pid));
+		if (f->class_name[0])
+			json_object_object_add(o, "class", json_object_new_string(f->class_name));
+		for (int k = 0; k < f->n_ev; k++)
+			json_object_object_add(ev, f->ev[k].key, f->ev[k].is_text
+					       ? json_object_new_string(f->ev[k].text) : num(f->ev[k].num));
+		json_object_object_add(o, "evidence", ev);
+		json_object_object_add(o, "hint", json_object_new_string(f->hint));
+		json_object_object_add(o, "first_interval", json_object_new_int(f->first_interval));
+		json_object_object_add(o, "last_interval", json_object_new_int(f->last_interval));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static json_object *probes_object(const struct probe_report *p, int n)
 {
 	json_object *o = json_object_new_object();
@@ -233,6 +308,8 @@ int capture_add_interval(struct capture_writer *w, const struct interval_view *i
 	json_object_object_add(o, "t", json_object_new_double(iv->t_s));
 	json_object_object_add(o, "dt", json_object_new_double(iv->dt_s));
 	json_object_object_add(o, "cpus", cpu_array(iv->rows, iv->ncpus));
+	if (iv->sched)
+		add_processes(o, iv->sched->procs, iv->sched->n_procs);
 	if (w->intervals++)
 		fputc(',', w->f);
 	fputs("\n", w->f);
@@ -276,9 +353,12 @@ int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 	json_object_object_add(ov, "cpu_pct", num(s->cpu_pct));
 	json_object_object_add(ov, "max_rss_kb", json_object_new_int64(s->max_rss_kb));
 	json_object_object_add(ov, "lost_events", u64(s->lost_events));
+	json_object_object_add(ov, "thread_evictions", u64(s->thread_evictions));
 	json_object_object_add(o, "overhead", ov);
 	json_object_object_add(o, "cpus", cpu_array(s->rows, s->ncpus));
-	json_object_object_add(o, "findings", json_object_new_array());
+	if (s->sched)
+		add_processes(o, s->sched->procs, s->sched->n_procs);
+	json_object_object_add(o, "findings", findings_array(s->findings));
 	fputs("\n],", w->f);
 	write_members(w->f, o);
 	fputs("}\n", w->f);

@@ -9,7 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/bpf_plan.h"
+#include "findings/finding.h"
 #include "model/interval.h"
+#include "model/sched_model.h"
 #include "sysinfo/host.h"
 
 #define CAPTURE_SCHEMA "dbtrace.capture/1"
@@ -28,9 +30,17 @@ struct capture_summary {
 	double cpu_pct;                 /* dbtrace's own CPU use, % of one core */
 	long max_rss_kb;
 	uint64_t lost_events;
+	uint64_t thread_evictions;
 	int ncpus;
 	const struct cpu_row *rows;     /* whole capture, one per CPU */
+	const struct sched_summary *sched;   /* NULL: family off */
+	const struct finding_list *findings;
 };
+
+/* At most this many processes (by on-CPU time) per interval and in the
+ * summary, so a busy host does not make a capture of gigabytes; the number
+ * left out is recorded. */
+#define CAPTURE_MAX_PROCS 64
 
 struct capture_writer;
 

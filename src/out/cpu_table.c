@@ -76,7 +76,7 @@ bool cpu_table_valid_key(char key)
 const char *cpu_table_key_help(void)
 {
 	return "sort: c cpu  u usr  s sys  S si  n NET_RX  t NET_TX  T TIMER  h SCHED  r RCU  "
-	       "H hirq  i idle  l steal  x rx/s  w wait99   q quit";
+	       "H hirq  i idle  l steal  x rx/s  w wait99   v class view  q quit";
 }
 
 /* Appends with snprintf semantics but never past len. */

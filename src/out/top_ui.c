@@ -1,4 +1,5 @@
 #include "out/top_ui.h"
+#include "out/class_table.h"
 #include "out/cpu_table.h"
 
 #include <curses.h>
@@ -6,14 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define FINDING_LINES 4   /* the findings panel: always there, this tall */
+
 struct top_ui {
-	char sort_key;
+	bool classes;                  /* class view, else CPU view */
+	char cpu_key, class_key;       /* each view keeps its own sort */
 	char status[256];
 	int ncpus;
 	bool have_view;
-	struct interval_view view;     /* the last one, for redraws on a key */
+	/* copies of the last interval, for redraws on a key press */
+	struct interval_view view;
 	struct cpu_row *rows, total;
 	int *order;
+	struct sched_interval sched;
+	bool have_sched;
+	struct finding_list findings;
 };
 
 static void restore_terminal(void)
@@ -22,7 +30,7 @@ static void restore_terminal(void)
 		endwin();
 }
 
-int top_ui_open(struct top_ui **out, int ncpus, char sort_key, const char *status)
+int top_ui_open(struct top_ui **out, int ncpus, bool classes, char sort_key, const char *status)
 {
 	struct top_ui *ui = calloc(1, sizeof(*ui));
 
@@ -35,13 +43,15 @@ int top_ui_open(struct top_ui **out, int ncpus, char sort_key, const char *statu
 		return -ENOMEM;
 	}
 	ui->ncpus = ncpus;
-	ui->sort_key = sort_key;
+	ui->classes = classes;
+	ui->cpu_key = classes ? CPU_TABLE_DEFAULT_SORT : sort_key;
+	ui->class_key = classes ? sort_key : CLASS_TABLE_DEFAULT_SORT;
 	snprintf(ui->status, sizeof(ui->status), "%s", status);
 	if (!initscr()) {
 		top_ui_close(ui);
 		return -ENOTTY;
 	}
-	/* a crash path that still calls exit() gets the terminal back too */
+	/* a path that still calls exit() gets the terminal back too */
 	atexit(restore_terminal);
 	cbreak();
 	noecho();
@@ -56,18 +66,13 @@ int top_ui_open(struct top_ui **out, int ncpus, char sort_key, const char *statu
 	return 0;
 }
 
-static void draw(struct top_ui *ui)
+static int draw_cpus(struct top_ui *ui, int y, int last)
 {
 	const struct interval_view *iv = &ui->view;
 	char line[512];
-	int y = 0, n, maxy = getmaxy(stdscr);
+	int n;
 
-	erase();
-	mvprintw(y++, 0, "dbtrace: %s", ui->status);
-	mvprintw(y++, 0, "t=%.1fs  interval %.2fs  lost events %llu", iv->t_s, iv->dt_s,
-		 (unsigned long long)iv->lost_events);
-	y++;
-	cpu_table_header(line, sizeof(line), ui->sort_key);
+	cpu_table_header(line, sizeof(line), ui->cpu_key);
 	attron(A_REVERSE);
 	mvprintw(y++, 0, "%-*s", COLS > 1 ? COLS - 1 : 1, line);
 	attroff(A_REVERSE);
@@ -75,12 +80,71 @@ static void draw(struct top_ui *ui)
 	attron(A_BOLD);
 	mvprintw(y++, 0, "%s", line);
 	attroff(A_BOLD);
-	n = cpu_table_sort(iv->rows, iv->ncpus, ui->sort_key, ui->order);
-	for (int i = 0; i < n && y < maxy - 1; i++) {
+	n = cpu_table_sort(iv->rows, iv->ncpus, ui->cpu_key, ui->order);
+	for (int i = 0; i < n && y < last; i++) {
 		cpu_table_row(line, sizeof(line), &iv->rows[ui->order[i]], iv->dt_s);
 		mvprintw(y++, 0, "%s", line);
 	}
-	mvprintw(maxy - 1, 0, "%s", cpu_table_key_help());
+	return y;
+}
+
+static int draw_classes(struct top_ui *ui, int y, int last)
+{
+	struct class_row *rows;
+	char line[512];
+	int n;
+
+	class_table_header(line, sizeof(line), ui->class_key);
+	attron(A_REVERSE);
+	mvprintw(y++, 0, "%-*s", COLS > 1 ? COLS - 1 : 1, line);
+	attroff(A_REVERSE);
+	if (!ui->have_sched) {
+		mvprintw(y++, 0, "(sched probes not attached: see dbtrace probes)");
+		return y;
+	}
+	n = class_table_rows(&ui->sched, ui->class_key, &rows);
+	for (int i = 0; i < n && y < last; i++) {
+		class_table_row(line, sizeof(line), &rows[i]);
+		mvprintw(y++, 0, "%s", line);
+	}
+	if (n >= 0)
+		free(rows);
+	return y;
+}
+
+static void draw_findings(struct top_ui *ui, int y)
+{
+	attron(A_REVERSE);
+	mvprintw(y++, 0, "%-*s", COLS > 1 ? COLS - 1 : 1,
+		 ui->findings.n ? "FINDINGS" : "FINDINGS: none in this interval");
+	attroff(A_REVERSE);
+	for (int i = 0; i < ui->findings.n && i < FINDING_LINES - 1; i++) {
+		const struct finding *f = &ui->findings.items[i];
+
+		if (f->severity >= SEV_WARNING)
+			attron(A_BOLD);
+		mvprintw(y++, 0, "%-8s %-22s %s", finding_severity_name(f->severity), f->id, f->title);
+		attroff(A_BOLD);
+	}
+}
+
+static void draw(struct top_ui *ui)
+{
+	const struct interval_view *iv = &ui->view;
+	int y = 0, maxy = getmaxy(stdscr);
+	int panel = maxy - 1 - FINDING_LINES;
+
+	erase();
+	mvprintw(y++, 0, "dbtrace: %s", ui->status);
+	mvprintw(y++, 0, "t=%.1fs  interval %.2fs  lost events %llu  thread evictions %llu", iv->t_s,
+		 iv->dt_s, (unsigned long long)iv->lost_events, (unsigned long long)iv->thread_evictions);
+	y++;
+	if (ui->classes)
+		draw_classes(ui, y, panel);
+	else
+		draw_cpus(ui, y, panel);
+	draw_findings(ui, panel);
+	mvprintw(maxy - 1, 0, "%s", ui->classes ? class_table_key_help() : cpu_table_key_help());
 	refresh();
 }
 
@@ -94,6 +158,14 @@ int top_ui_draw(struct top_ui *ui, const struct interval_view *iv)
 	ui->view.ncpus = n;
 	ui->view.rows = ui->rows;
 	ui->view.total = &ui->total;
+	if (ui->have_sched)
+		sched_interval_free(&ui->sched);
+	ui->have_sched = iv->sched && !sched_interval_copy(&ui->sched, iv->sched);
+	ui->view.sched = NULL;
+	findings_clear(&ui->findings);
+	for (int i = 0; iv->findings && i < iv->findings->n; i++)
+		findings_merge(&ui->findings, &iv->findings->items[i]);
+	ui->view.findings = NULL;
 	ui->have_view = true;
 	draw(ui);
 	return 0;
@@ -104,14 +176,22 @@ int top_ui_input(struct top_ui *ui)
 	int ch;
 
 	while ((ch = getch()) != ERR) {
-		if (ch == 'q' || ch == 'Q' || ch == 27 /* Esc */)
+		bool redraw = ch == KEY_RESIZE;
+
+		if (ch == 'q' || ch == 27 /* Esc */)
 			return 1;
-		if (ch == KEY_RESIZE || (ch > 0 && ch < 128 && cpu_table_valid_key((char)ch))) {
-			if (ch != KEY_RESIZE)
-				ui->sort_key = (char)ch;
-			if (ui->have_view)
-				draw(ui);
+		if (ch == 'v') {
+			ui->classes = !ui->classes;
+			redraw = true;
+		} else if (ch > 0 && ch < 128 && ui->classes && class_table_valid_key((char)ch)) {
+			ui->class_key = (char)ch;
+			redraw = true;
+		} else if (ch > 0 && ch < 128 && !ui->classes && cpu_table_valid_key((char)ch)) {
+			ui->cpu_key = (char)ch;
+			redraw = true;
 		}
+		if (redraw && ui->have_view)
+			draw(ui);
 	}
 	return 0;
 }
@@ -121,6 +201,9 @@ void top_ui_close(struct top_ui *ui)
 	if (!ui)
 		return;
 	restore_terminal();
+	if (ui->have_sched)
+		sched_interval_free(&ui->sched);
+	findings_free(&ui->findings);
 	free(ui->rows);
 	free(ui->order);
 	free(ui);

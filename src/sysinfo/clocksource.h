@@ -42,11 +42,17 @@ const char *dbt_vdso_str(enum dbt_vdso v);
 #define DBT_KLOG_LINE_MAX 256
 
 struct dbt_clocksource_log {
-	/* "Marking TSC unstable" and "Marking clocksource 'x' as unstable". */
+	/*
+	 * Clocksources marked unstable: "Marking TSC unstable due to ...",
+	 * "Marking clocksource 'tsc' as unstable ..." (4.x+) and
+	 * "Clocksource tsc unstable (delta = ...)" (3.x). The watchdog's line
+	 * and tsc's "... due to clocksource watchdog" echo of it count once.
+	 */
 	unsigned int n_unstable;
 	/* First such line, verbatim (timestamp included), truncated. */
 	char first_unstable[DBT_KLOG_LINE_MAX];
-	/* Target of the last "Switched to clocksource X". */
+	/* Target of the last "Switched to clocksource X" ("Switching to"
+	 * on 3.x). */
 	char last_switch[DBT_CLOCKSOURCE_NAME_MAX];
 	unsigned int n_switches;
 	unsigned long n_lines;

@@ -212,7 +212,7 @@ static void split_text(struct dbt_irq_row *row, const char *p,
 {
 	struct tok t[CHIP_TOKENS_MAX];
 	size_t k = 0, j;
-	const char *s = p;
+	const char *s;
 
 	trim(&p, &end);
 	s = p;

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,6 +214,58 @@ static void log_overlong_and_garbage(void **state)
 			 -ENOENT);
 }
 
+/* The verbatim copies must stay byte-identical to ../shared/fixtures. */
+static int same_file(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	int same = fa && fb;
+
+	while (same) {
+		int ca = fgetc(fa), cb = fgetc(fb);
+
+		if (ca != cb)
+			same = 0;
+		if (ca == EOF || cb == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+static void verbatim_copies(void **state)
+{
+	static const char *const pairs[][2] = {
+		{ FIXTURES "/prometheus-procfs/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		  SHARED_FIXTURES "/prometheus-procfs/sys_devices_system_clocksource_clocksource0_current_clocksource" },
+		{ FIXTURES "/prometheus-procfs/sys/devices/system/clocksource/clocksource0/available_clocksource",
+		  SHARED_FIXTURES "/prometheus-procfs/sys_devices_system_clocksource_clocksource0_available_clocksource" },
+		{ FIXTURES "/martins3-kvm-guest/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		  SHARED_FIXTURES "/martins3-kvm-guest-tsc-forced-unstable/sys_devices_system_clocksource_clocksource0_current_clocksource" },
+		{ FIXTURES "/martins3-kvm-guest/sys/devices/system/clocksource/clocksource0/available_clocksource",
+		  SHARED_FIXTURES "/martins3-kvm-guest-tsc-forced-unstable/sys_devices_system_clocksource_clocksource0_available_clocksource" },
+		{ FIXTURES "/martins3-kvm-guest/dmesg",
+		  SHARED_FIXTURES "/martins3-kvm-guest-tsc-forced-unstable/dmesg" },
+		{ FIXTURES "/lkml-server-cpu67-tsc-hpet/dmesg",
+		  SHARED_FIXTURES "/lkml-server-cpu67-tsc-hpet/dmesg" },
+		{ FIXTURES "/lkml-coffeelake-tsc-hpet/dmesg",
+		  SHARED_FIXTURES "/lkml-coffeelake-tsc-hpet/dmesg" },
+		{ FIXTURES "/lkml-eviden-manysocket-tsc-hpet/dmesg",
+		  SHARED_FIXTURES "/lkml-eviden-manysocket-tsc-hpet/dmesg" },
+		{ FIXTURES "/hpet-skewtick-netem/dmesg",
+		  SHARED_FIXTURES "/lkml-server-cpu67-tsc-hpet/dmesg" },
+	};
+	FILE *probe = fopen(SHARED_FIXTURES "/README.md", "r");
+
+	if (!probe)
+		skip();
+	fclose(probe);
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		assert_true(same_file(pairs[i][0], pairs[i][1]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +279,7 @@ int main(void)
 		cmocka_unit_test(log_kvm_forced),
 		cmocka_unit_test(log_buf_cases),
 		cmocka_unit_test(log_overlong_and_garbage),
+		cmocka_unit_test(verbatim_copies),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

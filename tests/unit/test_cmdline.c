@@ -237,6 +237,44 @@ static void truncated_and_garbage(void **state)
 	assert_int_equal(strlen(cl.nohz_full.raw), DBT_CMDLINE_VALUE_MAX - 1);
 }
 
+/* The verbatim copies must stay byte-identical to ../shared/fixtures. */
+static int same_file(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	int same = fa && fb;
+
+	while (same) {
+		int ca = fgetc(fa), cb = fgetc(fb);
+
+		if (ca != cb)
+			same = 0;
+		if (ca == EOF || cb == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+static void verbatim_copies(void **state)
+{
+	static const char *const pairs[][2] = {
+		{ FIXTURES "/ansvu-worker0/proc/cmdline",
+		  SHARED_FIXTURES "/ansvu-openshift-rt-sno/worker0/proc_cmdline" },
+		{ FIXTURES "/ansvu-cnfdf06/proc/cmdline",
+		  SHARED_FIXTURES "/ansvu-openshift-rt-sno/cnfdf06/proc_cmdline" },
+	};
+	FILE *probe = fopen(SHARED_FIXTURES "/README.md", "r");
+
+	if (!probe)
+		skip();
+	fclose(probe);
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		assert_true(same_file(pairs[i][0], pairs[i][1]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +285,7 @@ int main(void)
 		cmocka_unit_test(kernel_tokenizer_rules),
 		cmocka_unit_test(cpulist_options),
 		cmocka_unit_test(truncated_and_garbage),
+		cmocka_unit_test(verbatim_copies),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

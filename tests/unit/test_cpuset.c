@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -284,6 +285,46 @@ static void read_file_limits(void **state)
 					  &len), -EISDIR);
 }
 
+/* The verbatim copies must stay byte-identical to ../shared/fixtures. */
+static int same_file(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	int same = fa && fb;
+
+	while (same) {
+		int ca = fgetc(fa), cb = fgetc(fb);
+
+		if (ca != cb)
+			same = 0;
+		if (ca == EOF || cb == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+static void verbatim_copies(void **state)
+{
+	static const char *const pairs[][2] = {
+		{ FIXTURES "/vc2004-bnx2x/sys/class/net/eth0/queues/rx-0/rps_cpus",
+		  SHARED_FIXTURES "/vc2004-bnx2x-32cpu/sys_class_net_eth0_queues_rx-0_rps_cpus" },
+		{ FIXTURES "/vc2004-bnx2x/sys/class/net/eth1/queues/rx-0/rps_cpus",
+		  SHARED_FIXTURES "/vc2004-bnx2x-32cpu/sys_class_net_eth1_queues_rx-0_rps_cpus" },
+		{ FIXTURES "/vc2004-bnx2x/sys/devices/pci0000:00/0000:00:02.0/local_cpus",
+		  SHARED_FIXTURES "/vc2004-bnx2x-32cpu/sys_devices_pci0000:00_0000:00:02.0_local_cpus" },
+	};
+	FILE *probe = fopen(SHARED_FIXTURES "/README.md", "r");
+
+	if (!probe)
+		skip();
+	fclose(probe);
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		assert_true(same_file(pairs[i][0], pairs[i][1]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +341,7 @@ int main(void)
 		cmocka_unit_test(roundtrip_random),
 		cmocka_unit_test(path_join),
 		cmocka_unit_test(read_file_limits),
+		cmocka_unit_test(verbatim_copies),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -450,6 +450,48 @@ static void live_smoke(void **state)
 	dbt_interrupts_free(&it);
 }
 
+/* The verbatim copies must stay byte-identical to ../shared/fixtures. */
+static int same_file(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	int same = fa && fb;
+
+	while (same) {
+		int ca = fgetc(fa), cb = fgetc(fb);
+
+		if (ca != cb)
+			same = 0;
+		if (ca == EOF || cb == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+static void verbatim_copies(void **state)
+{
+	static const char *const pairs[][2] = {
+		{ FIXTURES "/moooofly-ixgbe-bond/proc/interrupts",
+		  SHARED_FIXTURES "/moooofly-pfring-ixgbe-bond/proc_interrupts" },
+		{ FIXTURES "/vc2004-bnx2x/proc/interrupts",
+		  SHARED_FIXTURES "/vc2004-bnx2x-32cpu/proc_interrupts" },
+		{ FIXTURES "/irq-heatmap/proc/interrupts",
+		  SHARED_FIXTURES "/irq_heatmap-comments/proc_interrupts" },
+		{ FIXTURES "/harvester-spdk/irq_loop_output",
+		  SHARED_FIXTURES "/harvester-longhorn-spdk-irq/proc_irq_N_smp_affinity_list+effective_affinity_list" },
+	};
+	FILE *probe = fopen(SHARED_FIXTURES "/README.md", "r");
+
+	if (!probe)
+		skip();
+	fclose(probe);
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		assert_true(same_file(pairs[i][0], pairs[i][1]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -464,6 +506,7 @@ int main(void)
 		cmocka_unit_test(garbage_and_truncation),
 		cmocka_unit_test(random_soup),
 		cmocka_unit_test(live_smoke),
+		cmocka_unit_test(verbatim_copies),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

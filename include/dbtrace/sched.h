@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sched probe family: types shared by bpf/sched.bpf.c and
+ * src/collect/sched.c. Per-thread counters aggregated in the kernel and
+ * read once per interval; no event per context switch reaches user space.
+ */
+#ifndef DBTRACE_SCHED_H
+#define DBTRACE_SCHED_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+#include "dbtrace/hist.h"
+
+/* LRU capacity: per-thread state for at least 64k threads. */
+#define DBT_SCHED_MAX_THREADS 65536
+/* The per-interval "ran on" mask covers CPUs 0..255; a thread seen on a
+ * higher CPU sets cpus_beyond instead (reported, never silently dropped). */
+#define DBT_SCHED_CPU_WORDS 4
+
+/* Cumulative per-thread counters (map sched_threads, key: tid). */
+struct dbt_sched_thread {
+	__u32 pid;                    /* thread group id */
+	__u32 exited;                 /* sched_process_exit seen */
+	char comm[16];
+	__u64 oncpu_ns;               /* completed runs; the running one is in sched_cur */
+	__u64 runq_ns;                /* runnable but waiting for a CPU */
+	__u64 vol;                    /* left the CPU not runnable (slept, blocked) */
+	__u64 invol;                  /* preempted while runnable */
+	__u64 migrations;             /* ran on another CPU than last time */
+	/* bookkeeping between events */
+	__u64 enq_ns;                 /* became runnable (woken or preempted); 0: not queued */
+	__u64 since_ns;               /* switched in at */
+	__u32 last_cpu;
+	__u32 pad;
+};
+
+/* Per-interval data (map sched_ival, key: tid), read and deleted by user
+ * space in one batch each interval, so it needs no previous copy to diff
+ * against: that keeps the user side's memory flat with 64k threads. */
+struct dbt_sched_ival {
+	__u32 runq_hist[DBT_HIST_SLOTS];  /* run-queue delay, log2 µs */
+	__u32 cpus_beyond;            /* ran on a CPU >= 64 * DBT_SCHED_CPU_WORDS */
+	__u64 cpus[DBT_SCHED_CPU_WORDS];  /* CPUs it ran on */
+	__u64 runq_max_ns;
+};
+
+/* What each CPU is running now (per-CPU array, one element), so a thread
+ * that has not left the CPU for seconds still shows its on-CPU time. */
+struct dbt_sched_cur {
+	__u32 tid;                    /* 0: idle */
+	__u32 pad;
+	__u64 since_ns;
+};
+
+/* Per-CPU counters of the family itself. */
+struct dbt_sched_stats {
+	__u64 inserts;                /* new thread entries: evictions = inserts - live - deleted */
+	__u64 update_failed;          /* a map update failed: the event was lost */
+};
+
+#endif /* DBTRACE_SCHED_H */

@@ -1,0 +1,33 @@
+/* sched family collector: loads bpf/sched.bpf.c through the attach plan
+ * and turns its maps into sched snapshots. */
+#ifndef DBTRACE_COLLECT_SCHED_H
+#define DBTRACE_COLLECT_SCHED_H
+
+#include <stdint.h>
+#include "core/bpf_plan.h"
+#include "model/sched_model.h"
+
+struct sched_collector {
+	struct plan_handle h;
+	int threads_fd, ival_fd, cur_fd, stats_fd;
+	int ncpus;
+	/* batch buffers, grown to the largest map size seen */
+	uint32_t *keys;
+	void *values;
+	uint32_t buf_cap;
+	struct dbt_sched_cur *cur;     /* ncpus */
+	struct dbt_sched_stats *stats; /* ncpus */
+	/* exited threads seen at the previous read: deleted at this one, so
+	 * their last switch-out is counted before they go */
+	uint32_t *exited;
+	uint32_t n_exited, exited_cap;
+	uint64_t deleted;              /* entries removed by us, so far */
+};
+
+int sched_collector_open(struct sched_collector *c, struct probe_report *rep);
+/* Fills snap (emptied first) and sorts it by tid. */
+int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap);
+uint64_t sched_collector_lost(const struct sched_collector *c);
+void sched_collector_close(struct sched_collector *c);
+
+#endif

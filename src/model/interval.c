@@ -1,0 +1,16 @@
+#include "model/interval.h"
+
+#include <string.h>
+
+int world_snapshot_alloc(struct world_snapshot *w, int ncpus)
+{
+	memset(w, 0, sizeof(*w));
+	sched_snapshot_init(&w->sched);
+	return cpu_snapshot_alloc(&w->cpu, ncpus);
+}
+
+void world_snapshot_free(struct world_snapshot *w)
+{
+	cpu_snapshot_free(&w->cpu);
+	sched_snapshot_free(&w->sched);
+}

@@ -1,0 +1,423 @@
+#define _GNU_SOURCE
+#include "model/sched_model.h"
+#include "model/hist.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sched_snapshot_init(struct sched_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void sched_snapshot_free(struct sched_snapshot *s)
+{
+	free(s->t);
+	memset(s, 0, sizeof(*s));
+}
+
+struct sched_thread_sample *sched_snapshot_add(struct sched_snapshot *s)
+{
+	if (s->n == s->cap) {
+		int cap = s->cap ? s->cap * 2 : 256;
+		struct sched_thread_sample *t = realloc(s->t, sizeof(*t) * (size_t)cap);
+
+		if (!t)
+			return NULL;
+		s->t = t;
+		s->cap = cap;
+	}
+	memset(&s->t[s->n], 0, sizeof(s->t[0]));
+	return &s->t[s->n++];
+}
+
+static int by_tid(const void *a, const void *b)
+{
+	uint32_t x = ((const struct sched_thread_sample *)a)->tid;
+	uint32_t y = ((const struct sched_thread_sample *)b)->tid;
+
+	return x < y ? -1 : x > y;
+}
+
+void sched_snapshot_sort(struct sched_snapshot *s)
+{
+	if (s->n > 1)
+		qsort(s->t, (size_t)s->n, sizeof(s->t[0]), by_tid);
+}
+
+const struct sched_thread_sample *sched_snapshot_find(const struct sched_snapshot *s, uint32_t tid)
+{
+	int lo = 0, hi = s->n - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (s->t[mid].tid == tid)
+			return &s->t[mid];
+		if (s->t[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+void sched_class_finish(struct sched_class_stats *c, double dt_s)
+{
+	double ns = dt_s * 1e9;
+
+	c->oncpu_pct = ns > 0 ? 100.0 * (double)c->oncpu_ns / ns : 0;
+	c->vol_per_s = dt_s > 0 ? (double)c->vol / dt_s : 0;
+	c->invol_per_s = dt_s > 0 ? (double)c->invol / dt_s : 0;
+	c->migrations_per_s = dt_s > 0 ? (double)c->migrations / dt_s : 0;
+	c->runnable_avg = ns > 0 ? (double)(c->oncpu_ns + c->runq_ns) / ns : 0;
+	c->runq_p50_us = hist_percentile(c->runq_hist, DBT_HIST_SLOTS, 0.50);
+	c->runq_p99_us = hist_percentile(c->runq_hist, DBT_HIST_SLOTS, 0.99);
+	c->runq_max_us = hist_total(c->runq_hist, DBT_HIST_SLOTS) ? (double)c->runq_max_ns / 1000.0 : NAN;
+	/* interpolation inside a log2 slot can overshoot the exact maximum */
+	if (c->runq_p99_us > c->runq_max_us)
+		c->runq_p99_us = c->runq_max_us;
+	if (c->runq_p50_us > c->runq_max_us)
+		c->runq_p50_us = c->runq_max_us;
+}
+
+/* Adds b's raw sums into a. */
+static void class_add(struct sched_class_stats *a, const struct sched_class_stats *b)
+{
+	a->oncpu_ns += b->oncpu_ns;
+	a->runq_ns += b->runq_ns;
+	a->vol += b->vol;
+	a->invol += b->invol;
+	a->migrations += b->migrations;
+	if (b->runq_max_ns > a->runq_max_ns)
+		a->runq_max_ns = b->runq_max_ns;
+	for (int i = 0; i < DBT_HIST_SLOTS; i++)
+		a->runq_hist[i] += b->runq_hist[i];
+	for (int w = 0; w < DBT_SCHED_CPU_WORDS; w++)
+		a->cpus[w] |= b->cpus[w];
+	a->cpus_beyond |= b->cpus_beyond;
+}
+
+static void thread_add(struct sched_class_stats *c, const struct sched_thread_sample *a,
+		       const struct sched_thread_sample *b)
+{
+	static const struct sched_thread_sample zero;
+
+	if (!a)
+		a = &zero;   /* first seen in this interval: its counters started at 0 */
+	c->oncpu_ns += counter_delta(a->oncpu_ns, b->oncpu_ns);
+	c->runq_ns += counter_delta(a->runq_ns, b->runq_ns);
+	c->vol += counter_delta(a->vol, b->vol);
+	c->invol += counter_delta(a->invol, b->invol);
+	c->migrations += counter_delta(a->migrations, b->migrations);
+	if (b->runq_max_ns > c->runq_max_ns)
+		c->runq_max_ns = b->runq_max_ns;
+	for (int i = 0; i < DBT_HIST_SLOTS; i++)
+		c->runq_hist[i] += b->runq_hist[i];
+	for (int w = 0; w < DBT_SCHED_CPU_WORDS; w++)
+		c->cpus[w] |= b->cpus[w];
+	c->cpus_beyond |= b->cpus_beyond;
+	c->threads++;
+}
+
+static bool active(const struct sched_class_stats *c)
+{
+	return c->oncpu_ns || c->vol || c->invol;
+}
+
+static bool wanted(const struct sched_filter *f, int pid, const char *comm)
+{
+	bool ok = true;
+
+	if (!f)
+		return true;
+	if (f->n_pids) {
+		ok = false;
+		for (int i = 0; i < f->n_pids; i++)
+			ok |= f->pids[i] == pid;
+	}
+	if (ok && f->comm && *f->comm)
+		ok = !strcmp(f->comm, comm);
+	return ok;
+}
+
+static int by_oncpu_desc(const void *a, const void *b)
+{
+	const struct sched_class_stats *x = a, *y = b;
+
+	if (x->oncpu_ns != y->oncpu_ns)
+		return x->oncpu_ns > y->oncpu_ns ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int proc_by_oncpu_desc(const void *a, const void *b)
+{
+	const struct sched_proc_stats *x = a, *y = b;
+
+	if (x->total.oncpu_ns != y->total.oncpu_ns)
+		return x->total.oncpu_ns > y->total.oncpu_ns ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* Indices of the snapshot's threads ordered by (pid, tid). */
+static int by_pid_then_tid(const void *a, const void *b, void *arg)
+{
+	const struct sched_thread_sample *t = arg;
+	const struct sched_thread_sample *x = &t[*(const int *)a], *y = &t[*(const int *)b];
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* Builds one process from the threads order[0..n) of cur. */
+static int build_proc(const struct sched_snapshot *prev, const struct sched_snapshot *cur,
+		      const int *order, int n, const struct tclass_classifier *classifier,
+		      double dt_s, struct sched_proc_stats *p)
+{
+	struct tclass_thread *names = calloc((size_t)n, sizeof(*names));
+	struct tclass_result res = { 0 };
+	int err = -ENOMEM, k = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (!names)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		names[i].tid = cur->t[order[i]].tid;
+		names[i].comm = cur->t[order[i]].comm;
+	}
+	err = tclass_assign(classifier, names, (size_t)n, &res);
+	if (err)
+		goto out;
+	p->classes = calloc(res.n_classes ? res.n_classes : 1, sizeof(*p->classes));
+	if (!p->classes) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t c = 0; c < res.n_classes; c++)
+		snprintf(p->classes[c].name, sizeof(p->classes[c].name), "%s", res.classes[c].name);
+	p->pid = (int)cur->t[order[0]].pid;
+	/* the leader's comm names the process (tid == pid) */
+	snprintf(p->comm, sizeof(p->comm), "%s", cur->t[order[0]].comm);
+	for (int i = 0; i < n; i++) {
+		const struct sched_thread_sample *b = &cur->t[order[i]];
+
+		if (b->tid == b->pid)
+			snprintf(p->comm, sizeof(p->comm), "%s", b->comm);
+		thread_add(&p->classes[res.class_of[i]], sched_snapshot_find(prev, b->tid), b);
+	}
+	/* keep only the classes that did something */
+	for (size_t c = 0; c < res.n_classes; c++) {
+		if (!active(&p->classes[c]))
+			continue;
+		class_add(&p->total, &p->classes[c]);
+		p->total.threads += p->classes[c].threads;
+		sched_class_finish(&p->classes[c], dt_s);
+		p->classes[k++] = p->classes[c];
+	}
+	p->n_classes = k;
+	qsort(p->classes, (size_t)k, sizeof(*p->classes), by_oncpu_desc);
+	snprintf(p->total.name, sizeof(p->total.name), "%s", p->comm);
+	sched_class_finish(&p->total, dt_s);
+	err = 0;
+out:
+	tclass_result_free(&res);
+	free(names);
+	return err;
+}
+
+void sched_interval_free(struct sched_interval *iv)
+{
+	for (int i = 0; i < iv->n_procs; i++)
+		free(iv->procs[i].classes);
+	free(iv->procs);
+	memset(iv, 0, sizeof(*iv));
+}
+
+int sched_interval_compute(const struct sched_snapshot *prev, const struct sched_snapshot *cur,
+			   const struct tclass_classifier *classifier,
+			   const struct sched_filter *filter, struct sched_interval *out)
+{
+	int *order = NULL, err = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->dt_s = (double)(cur->mono_ns - prev->mono_ns) / 1e9;
+	if (!cur->n)
+		return 0;
+	order = malloc(sizeof(*order) * (size_t)cur->n);
+	out->procs = calloc((size_t)cur->n, sizeof(*out->procs));
+	if (!order || !out->procs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < cur->n; i++)
+		order[i] = i;
+	qsort_r(order, (size_t)cur->n, sizeof(*order), by_pid_then_tid, cur->t);
+	for (int i = 0; i < cur->n;) {
+		int j = i;
+		struct sched_proc_stats *p = &out->procs[out->n_procs];
+
+		while (j < cur->n && cur->t[order[j]].pid == cur->t[order[i]].pid)
+			j++;
+		err = build_proc(prev, cur, order + i, j - i, classifier, out->dt_s, p);
+		if (err)
+			goto out;
+		if (p->n_classes && wanted(filter, p->pid, p->comm))
+			out->n_procs++;
+		else
+			free(p->classes);
+		i = j;
+	}
+	qsort(out->procs, (size_t)out->n_procs, sizeof(*out->procs), proc_by_oncpu_desc);
+out:
+	free(order);
+	if (err)
+		sched_interval_free(out);
+	return err;
+}
+
+int sched_interval_copy(struct sched_interval *dst, const struct sched_interval *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->dt_s = src->dt_s;
+	dst->procs = calloc(src->n_procs ? (size_t)src->n_procs : 1, sizeof(*dst->procs));
+	if (!dst->procs)
+		return -ENOMEM;
+	for (int i = 0; i < src->n_procs; i++) {
+		struct sched_proc_stats *p = &dst->procs[i];
+
+		*p = src->procs[i];
+		p->classes = malloc(sizeof(*p->classes) * (size_t)(p->n_classes ? p->n_classes : 1));
+		if (!p->classes) {
+			sched_interval_free(dst);
+			return -ENOMEM;
+		}
+		memcpy(p->classes, src->procs[i].classes, sizeof(*p->classes) * (size_t)p->n_classes);
+		dst->n_procs++;
+	}
+	return 0;
+}
+
+static struct sched_class_stats *summary_class(struct sched_proc_stats *p, const char *name)
+{
+	struct sched_class_stats *c;
+
+	for (int i = 0; i < p->n_classes; i++)
+		if (!strcmp(p->classes[i].name, name))
+			return &p->classes[i];
+	c = realloc(p->classes, sizeof(*c) * (size_t)(p->n_classes + 1));
+	if (!c)
+		return NULL;
+	p->classes = c;
+	c = &p->classes[p->n_classes++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	return c;
+}
+
+static struct sched_proc_stats *summary_proc(struct sched_summary *s, const struct sched_proc_stats *src)
+{
+	struct sched_proc_stats *p;
+
+	for (int i = 0; i < s->n_procs; i++)
+		if (s->procs[i].pid == src->pid)
+			return &s->procs[i];
+	if (s->n_procs == s->cap) {
+		int cap = s->cap ? s->cap * 2 : 32;
+
+		p = realloc(s->procs, sizeof(*p) * (size_t)cap);
+		if (!p)
+			return NULL;
+		s->procs = p;
+		s->cap = cap;
+	}
+	p = &s->procs[s->n_procs++];
+	memset(p, 0, sizeof(*p));
+	p->pid = src->pid;
+	return p;
+}
+
+int sched_summary_add(struct sched_summary *s, const struct sched_interval *iv)
+{
+	s->seconds += iv->dt_s;
+	for (int i = 0; i < iv->n_procs; i++) {
+		const struct sched_proc_stats *src = &iv->procs[i];
+		struct sched_proc_stats *p = summary_proc(s, src);
+
+		if (!p)
+			return -ENOMEM;
+		snprintf(p->comm, sizeof(p->comm), "%s", src->comm);
+		class_add(&p->total, &src->total);
+		if (src->total.threads > p->total.threads)
+			p->total.threads = src->total.threads;
+		if (src->total.allowed_cpus) {
+			p->total.allowed_cpus = src->total.allowed_cpus;
+			snprintf(p->cpus_allowed, sizeof(p->cpus_allowed), "%s", src->cpus_allowed);
+		}
+		for (int k = 0; k < src->n_classes; k++) {
+			struct sched_class_stats *c = summary_class(p, src->classes[k].name);
+
+			if (!c)
+				return -ENOMEM;
+			class_add(c, &src->classes[k]);
+			/* a pool's size is the most threads it had at once */
+			if (src->classes[k].threads > c->threads)
+				c->threads = src->classes[k].threads;
+		}
+	}
+	return 0;
+}
+
+void sched_summary_finish(struct sched_summary *s)
+{
+	for (int i = 0; i < s->n_procs; i++) {
+		struct sched_proc_stats *p = &s->procs[i];
+
+		snprintf(p->total.name, sizeof(p->total.name), "%s", p->comm);
+		sched_class_finish(&p->total, s->seconds);
+		for (int k = 0; k < p->n_classes; k++)
+			sched_class_finish(&p->classes[k], s->seconds);
+		qsort(p->classes, (size_t)p->n_classes, sizeof(*p->classes), by_oncpu_desc);
+	}
+	qsort(s->procs, (size_t)s->n_procs, sizeof(*s->procs), proc_by_oncpu_desc);
+}
+
+void sched_summary_free(struct sched_summary *s)
+{
+	for (int i = 0; i < s->n_procs; i++)
+		free(s->procs[i].classes);
+	free(s->procs);
+	memset(s, 0, sizeof(*s));
+}
+
+void sched_cpus_format(const uint64_t *cpus, bool beyond, char *buf, size_t len)
+{
+	size_t at = 0;
+	int start = -1, ncpu = DBT_SCHED_CPU_WORDS * 64;
+
+	if (!len)
+		return;
+	buf[0] = 0;
+	for (int c = 0; c <= ncpu; c++) {
+		bool on = c < ncpu && (cpus[c / 64] >> (c % 64)) & 1;
+		int w;
+
+		if (on && start < 0)
+			start = c;
+		if (on || start < 0)
+			continue;
+		if (start == c - 1)
+			w = snprintf(buf + at, len - at, "%s%d", at ? "," : "", start);
+		else
+			w = snprintf(buf + at, len - at, "%s%d-%d", at ? "," : "", start, c - 1);
+		if (w < 0 || (size_t)w >= len - at)
+			return;
+		at += (size_t)w;
+		start = -1;
+	}
+	if (beyond)
+		snprintf(buf + at, len - at, "%s", at ? ",+" : "+");
+}

@@ -1,0 +1,109 @@
+/* Scheduler model: per-thread samples in, per-class and per-process rates
+ * per interval out, plus a whole-capture summary. Pure: no I/O. */
+#ifndef DBTRACE_MODEL_SCHED_MODEL_H
+#define DBTRACE_MODEL_SCHED_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "dbtrace/hist.h"
+#include "dbtrace/sched.h"
+#include "model/thread_class.h"
+
+/* One thread at one snapshot: cumulative counters, plus what the kernel
+ * recorded for it during the interval that ends at this snapshot. */
+struct sched_thread_sample {
+	uint32_t tid, pid;
+	char comm[16];
+	bool exited;
+	uint64_t oncpu_ns;             /* includes the run in progress */
+	uint64_t runq_ns, vol, invol, migrations;
+	/* this interval only */
+	uint32_t runq_hist[DBT_HIST_SLOTS];
+	uint64_t runq_max_ns;
+	uint64_t cpus[DBT_SCHED_CPU_WORDS];
+	bool cpus_beyond;
+};
+
+struct sched_snapshot {
+	uint64_t mono_ns;
+	struct sched_thread_sample *t; /* sorted by tid */
+	int n, cap;
+	uint64_t evictions;            /* threads the LRU map dropped, so far */
+	uint64_t lost;                 /* map updates that failed, so far */
+};
+
+/* One class (or a whole process) over one interval or the whole capture. */
+struct sched_class_stats {
+	char name[TCLASS_NAME_MAX];
+	int threads;                   /* threads seen in the window */
+	double oncpu_pct;              /* 100 = one core */
+	double vol_per_s, invol_per_s, migrations_per_s;
+	double runq_p50_us, runq_p99_us, runq_max_us;   /* NAN: no wait seen */
+	double runnable_avg;           /* mean threads running or waiting to run */
+	/* raw sums, kept for the summary and the findings */
+	uint64_t oncpu_ns, runq_ns, vol, invol, migrations, runq_max_ns;
+	__u64 runq_hist[DBT_HIST_SLOTS];
+	uint64_t cpus[DBT_SCHED_CPU_WORDS];
+	bool cpus_beyond;
+	int allowed_cpus;              /* filled by the caller (I/O); 0: unknown */
+};
+
+struct sched_proc_stats {
+	int pid;
+	char comm[16];
+	char cpus_allowed[128];        /* cpulist, filled by the caller (I/O); "" unknown */
+	struct sched_class_stats total;
+	struct sched_class_stats *classes;
+	int n_classes;
+};
+
+struct sched_interval {
+	double dt_s;
+	struct sched_proc_stats *procs;  /* sorted by on-CPU time, highest first */
+	int n_procs;
+};
+
+/* Which processes to report: all when n_pids == 0 and comm is NULL. */
+struct sched_filter {
+	const int *pids;
+	int n_pids;
+	const char *comm;              /* process comm, exact */
+};
+
+void sched_snapshot_init(struct sched_snapshot *s);
+void sched_snapshot_free(struct sched_snapshot *s);
+/* Appends a zeroed sample and returns it (NULL on ENOMEM). */
+struct sched_thread_sample *sched_snapshot_add(struct sched_snapshot *s);
+/* Sorts by tid; call once after filling. */
+void sched_snapshot_sort(struct sched_snapshot *s);
+const struct sched_thread_sample *sched_snapshot_find(const struct sched_snapshot *s, uint32_t tid);
+
+/* Computes the interval between two snapshots: per-thread deltas grouped
+ * into processes and classes (thread_class rules and overrides). Threads
+ * with no activity in the interval are left out. */
+int sched_interval_compute(const struct sched_snapshot *prev, const struct sched_snapshot *cur,
+			   const struct tclass_classifier *classifier,
+			   const struct sched_filter *filter, struct sched_interval *out);
+void sched_interval_free(struct sched_interval *iv);
+/* Deep copy (dst is overwritten, not freed first). */
+int sched_interval_copy(struct sched_interval *dst, const struct sched_interval *src);
+
+/* Derived rates from the raw sums over dt_s seconds. */
+void sched_class_finish(struct sched_class_stats *c, double dt_s);
+
+/* Whole-capture summary: the sum of the intervals per (pid, class). */
+struct sched_summary {
+	struct sched_proc_stats *procs;
+	int n_procs, cap;
+	double seconds;
+};
+
+int sched_summary_add(struct sched_summary *s, const struct sched_interval *iv);
+/* Rates over the summed time, processes sorted by on-CPU time. */
+void sched_summary_finish(struct sched_summary *s);
+void sched_summary_free(struct sched_summary *s);
+
+/* "0-3,8" from a ran-on mask. */
+void sched_cpus_format(const uint64_t *cpus, bool beyond, char *buf, size_t len);
+
+#endif
