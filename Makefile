@@ -14,7 +14,7 @@ GIT_REV    := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 # One skeleton per probe family: a refused probe in one family cannot stop
 # the others from loading.
-FAMILIES   := softirq sched
+FAMILIES   := softirq sched clock
 
 ifeq ($(V),1)
 Q :=
@@ -128,7 +128,7 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libdbtrace.a
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -DFIXTURES='"$(CURDIR)/tests/fixtures"' \
 		-DSHARED_FIXTURES='"$(abspath $(CURDIR)/../shared/fixtures)"' \
-		$< $(BUILD)/libdbtrace.a -o $@ -lcmocka -lncursesw -ljson-c -lm
+		$< $(BUILD)/libdbtrace.a -o $@ -lcmocka -lncursesw -ljson-c -lelf -lm
 
 # Load generators for the integration tests and the benchmark.
 $(BUILD)/tests/tools/%: tests/tools/%.c
@@ -140,3 +140,11 @@ $(BUILD) $(BUILD)/bpf:
 	$(Q)mkdir -p $@
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# The bats suite inside qemu on Debian's kernels (cloud: 6.1 with fentry
+# and kprobes; rt: PREEMPT_RT, softirqs in threads).
+.PHONY: vmtest vmtest-rt
+vmtest: all tools
+	$(Q)scripts/vmtest.sh --kernel cloud tests/bats
+vmtest-rt: all tools
+	$(Q)scripts/vmtest.sh --kernel rt tests/bats

@@ -49,22 +49,18 @@ static __always_inline struct dbt_clock_stats *stats(void)
 	return bpf_map_lookup_elem(&clock_stats, &zero);
 }
 
-/* The current thread's entry, made on first sight. An entry left by an
- * earlier thread of another process with the same tid is started over. */
-static __always_inline struct dbt_clock_thread *current_thread(void)
+/* Makes the entry of thread tid (an entry left by an earlier thread of
+ * another process with the same tid is started over). Kept out of the
+ * lookup path: zeroing a fresh entry on the stack for every syscall
+ * would be most of the program's cost. */
+static __noinline struct dbt_clock_thread *new_thread(__u32 tid, __u32 pid, int exists)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id, pid = id >> 32;
-	struct dbt_clock_thread *th, fresh = {};
-	struct dbt_clock_stats *st;
+	struct dbt_clock_thread fresh = {};
+	struct dbt_clock_stats *st = stats();
 
-	th = bpf_map_lookup_elem(&clock_threads, &tid);
-	if (th && th->pid == pid)
-		return th;
 	fresh.pid = pid;
 	bpf_get_current_comm(fresh.comm, sizeof(fresh.comm));
-	st = stats();
-	if (bpf_map_update_elem(&clock_threads, &tid, &fresh, th ? BPF_EXIST : BPF_NOEXIST)) {
+	if (bpf_map_update_elem(&clock_threads, &tid, &fresh, exists ? BPF_EXIST : BPF_NOEXIST)) {
 		/* another CPU cannot run this thread: a failure here is a full
 		 * map that could not evict, or no memory */
 		if (st)
@@ -74,6 +70,19 @@ static __always_inline struct dbt_clock_thread *current_thread(void)
 	if (st)
 		__sync_fetch_and_add(&st->inserts, 1);
 	return bpf_map_lookup_elem(&clock_threads, &tid);
+}
+
+/* The current thread's entry, made on first sight. */
+static __always_inline struct dbt_clock_thread *current_thread(void)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id, pid = id >> 32;
+	struct dbt_clock_thread *th;
+
+	th = bpf_map_lookup_elem(&clock_threads, &tid);
+	if (th && th->pid == pid)
+		return th;
+	return new_thread(tid, pid, th != NULL);
 }
 
 /* Which named vDSO function holds offset off; 0 when none does. */

@@ -80,6 +80,8 @@ static __always_inline struct dbt_sched_thread *thread_of(struct task_struct *t)
 		th->pid = BPF_CORE_READ(t, tgid);
 		th->last_cpu = (__u32)-1;
 		bpf_probe_read_kernel_str(th->comm, sizeof(th->comm), t->comm);
+		/* the leader may never run while we watch: name the process now */
+		BPF_CORE_READ_STR_INTO(&th->pcomm, t, group_leader, comm);
 	}
 	return th;
 }
@@ -107,10 +109,16 @@ static __always_inline void ran_on(__u32 tid, __u32 cpu, __u64 wait_ns)
 		if (!iv)
 			return;
 	}
-	if (cpu < DBT_SCHED_CPU_WORDS * 64)
-		iv->cpus[(cpu / 64) & (DBT_SCHED_CPU_WORDS - 1)] |= 1ull << (cpu % 64);
-	else
+	if (cpu < DBT_SCHED_CPU_WORDS * 64) {
+		__u64 word = cpu / 64;
+
+		/* 6.1's verifier loses the bound across a register spill: mask
+		 * the index in the register the access uses */
+		asm volatile("%0 &= %1" : "+r"(word) : "i"(DBT_SCHED_CPU_WORDS - 1));
+		iv->cpus[word] |= 1ull << (cpu % 64);
+	} else {
 		iv->cpus_beyond = 1;
+	}
 	if (wait_ns) {
 		iv->runq_hist[dbt_log2_slot(wait_ns / 1000)]++;
 		if (wait_ns > iv->runq_max_ns)
@@ -169,8 +177,11 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 		if (th->exited) {
 			th->exited = 0;
 			th->pid = BPF_CORE_READ(next, tgid);
-			bpf_probe_read_kernel_str(th->comm, sizeof(th->comm), next->comm);
+			BPF_CORE_READ_STR_INTO(&th->pcomm, next, group_leader, comm);
 		}
+		/* names change after the first sight (exec, pthread_setname_np):
+		 * 16 bytes per switch-in keep the class of every thread right */
+		bpf_probe_read_kernel_str(th->comm, sizeof(th->comm), next->comm);
 		ran_on(next_tid, cpu, wait);
 	}
 }

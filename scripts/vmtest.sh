@@ -190,7 +190,6 @@ fetch_kernel() {
 exec {lockfd}>"$cache/.lock"
 flock "$lockfd"
 fetch_kernel
-flock -u "$lockfd"
 
 mods=("$kdir"/lib/modules/*)
 kver=${mods[0]##*/}
@@ -205,6 +204,7 @@ run=$(mktemp -d "$cache/run.XXXXXX")
 # shellcheck disable=SC2317 # called by the trap
 cleanup() { rm -rf "$run"; }
 trap cleanup EXIT
+# Still under the lock: the cached system part is shared by parallel runs.
 
 t_build=$(now)
 pyver=$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo 3)
@@ -239,6 +239,7 @@ if [ ! -e "$syscpio" ] || [ ! -e "$syslist" ]; then
 	mv "$syscpio.tmp" "$syscpio"
 	mv "$syslist.tmp" "$syslist"
 fi
+flock -u "$lockfd"
 
 # The repo at its own path, and any bats file given from outside it.
 {
@@ -297,13 +298,13 @@ for i in 0:stdin 1:stdout 2:stderr; do ln -s "/proc/self/fd/${i%:*}" "$st/etc/vm
 chmod 1777 "$st/tmp"
 {
 	printf 'REPO=%q\nVMTEST_KERNEL=%q\nMODE=%q\n' "$repo" "$flavour" "$mode"
-	printf 'MODULES=('; printf '%q ' "${modules[@]}"; printf ')\n'
-	printf 'BATS_ARGS=('; printf '%q ' "${abs_bats[@]}"; printf ')\n'
+	printf 'MODULES=(%s)\n' "${modules[*]@Q}"
+	printf 'BATS_ARGS=(%s)\n' "${abs_bats[*]@Q}"
 } >"$st/etc/vmtest.conf"
 if [ ${#modules[@]} -gt 0 ]; then
 	mkdir -p "$st/lib/modules/$kver"
 	cp "$kdir/lib/modules/$kver"/modules.{order,builtin,builtin.modinfo} "$st/lib/modules/$kver/" 2>/dev/null || true
-	modprobe -d "$kdir" -S "$kver" --show-depends -a "${modules[@]}" 2>"$run/modprobe.err" |
+	{ modprobe -d "$kdir" -S "$kver" --show-depends -a "${modules[@]}" 2>"$run/modprobe.err" || true; } |
 		awk '$1 == "insmod" { print $2 }' | sort -u | while read -r ko; do
 		rel=${ko#"$kdir"/}
 		mkdir -p "$st/$(dirname "$rel")"
@@ -392,11 +393,14 @@ fi
 echo "vmtest: $pass passed, $fail failed, $skip skipped"
 
 if [ -z "$rc" ]; then
-	case $qemu_rc in
-	124 | 137) log "FAIL: no result from the guest within ${timeout} s" ;;
-	0) log "FAIL: the guest stopped without a result (kernel panic?)" ;;
-	*) log "FAIL: qemu exited with status $qemu_rc and no result from the guest" ;;
-	esac
+	elapsed=$(since "$t0")
+	if [ "${elapsed%.*}" -ge "$timeout" ]; then
+		log "FAIL: no result from the guest within ${timeout} s"
+	elif [ "$qemu_rc" = 0 ]; then
+		log "FAIL: the guest stopped after $elapsed s without a result (kernel panic?)"
+	else
+		log "FAIL: qemu exited with status $qemu_rc after $elapsed s, no result from the guest"
+	fi
 	# From the first sign of a kernel crash if there is one, else the end.
 	first=$(grep -n -m 1 -E 'Kernel panic|BUG:|Oops|general protection|Call Trace' "$console" | cut -d: -f1 || true)
 	if [ -n "$first" ]; then

@@ -23,6 +23,7 @@ struct dbt_sched_thread {
 	__u32 pid;                    /* thread group id */
 	__u32 exited;                 /* sched_process_exit seen */
 	char comm[16];
+	char pcomm[16];               /* the process's (group leader's) comm */
 	__u64 oncpu_ns;               /* completed runs; the running one is in sched_cur */
 	__u64 runq_ns;                /* runnable but waiting for a CPU */
 	__u64 vol;                    /* left the CPU not runnable (slept, blocked) */

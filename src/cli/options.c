@@ -12,7 +12,8 @@
 
 #define MAX_SECONDS 86400.0
 
-enum { OPT_BATCH = 0x100, OPT_SORT, OPT_VIEW, OPT_COMM, OPT_CLASS, OPT_RUNQ };
+enum { OPT_BATCH = 0x100, OPT_SORT, OPT_VIEW, OPT_COMM, OPT_CLASS, OPT_RUNQ,
+       OPT_SAMPLE_HZ, OPT_CLOCK_PCT, OPT_CLOCK_SYS };
 
 static const struct argp_option options[] = {
 	{ "interval", 'i', "SECONDS", 0, "Refresh/sampling interval (default 1)", 0 },
@@ -26,6 +27,9 @@ static const struct argp_option options[] = {
 	{ "comm", OPT_COMM, "NAME", 0, "Only processes with this command name", 0 },
 	{ "class", OPT_CLASS, "NAME=GLOB", 0, "Name a thread class: threads whose comm matches GLOB (repeatable)", 0 },
 	{ "runq-p99-ms", OPT_RUNQ, "MS", 0, "oversubscription: run-queue p99 threshold (default 1)", 0 },
+	{ "sample-hz", OPT_SAMPLE_HZ, "HZ", 0, "clock: CPU samples per second per CPU (default 499)", 0 },
+	{ "clock-vdso-pct", OPT_CLOCK_PCT, "PCT", 0, "gettimeofday_hotspot: vDSO share threshold (default 10)", 0 },
+	{ "clock-syscalls", OPT_CLOCK_SYS, "N", 0, "gettimeofday_hotspot: clock syscalls/s threshold (default 10000)", 0 },
 	{ "help", 'h', NULL, 0, "Show this help", 0 },
 	{ 0 },
 };
@@ -72,6 +76,10 @@ const char *dbt_usage(void)
 	       "      --comm=NAME          only processes with this command name\n"
 	       "      --class=NAME=GLOB    name a thread class (repeatable), e.g. workers='TNT_*'\n"
 	       "      --runq-p99-ms=MS     oversubscription threshold (default 1)\n"
+	       "      --sample-hz=HZ       clock: CPU samples/s per CPU (default 499, 1-10000)\n"
+	       "      --clock-vdso-pct=PCT gettimeofday_hotspot: vDSO share of a process's CPU\n"
+	       "                           samples (default 10)\n"
+	       "      --clock-syscalls=N   gettimeofday_hotspot: clock syscalls/s (default 10000)\n"
 	       "  -h, --help               show this help\n"
 	       "\n"
 	       "SECONDS accepts a suffix: 500ms, 2s, 1m. Exit codes: 0 ok, 1 runtime\n"
@@ -123,6 +131,22 @@ int dbt_parse_pid(const char *text, pid_t *out)
 	if (errno || *end || v <= 0 || v > 0x3fffffff)  /* PID_MAX_LIMIT is 2^22 */
 		return -EINVAL;
 	*out = (pid_t)v;
+	return 0;
+}
+
+/* A plain number in [lo, hi]: no suffix, no NaN. */
+static int parse_number(const char *text, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	if (!text || !*text)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(text, &end);
+	if (errno || end == text || *end || !isfinite(v) || v < lo || v > hi)
+		return -EINVAL;
+	*out = v;
 	return 0;
 }
 
@@ -222,6 +246,22 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		cfg->runq_p99_us = s * 1000.0;
 		break;
 	}
+	case OPT_SAMPLE_HZ: {
+		double v;
+
+		if (parse_number(arg, 1, 10000, &v) || v != floor(v))
+			return fail(ctx, "bad sample rate '%s': a whole number of Hz from 1 to 10000", arg);
+		cfg->sample_hz = (unsigned int)v;
+		break;
+	}
+	case OPT_CLOCK_PCT:
+		if (parse_number(arg, 0, 100, &cfg->clock_vdso_pct))
+			return fail(ctx, "bad vDSO share '%s': a percentage from 0 to 100", arg);
+		break;
+	case OPT_CLOCK_SYS:
+		if (parse_number(arg, 0, 1e9, &cfg->clock_syscalls_per_s))
+			return fail(ctx, "bad clock syscall rate '%s': calls per second, 0 or more", arg);
+		break;
 	case 'h':
 		ctx->help = true;
 		break;
@@ -253,6 +293,9 @@ int dbt_parse_args(int argc, char **argv, struct dbt_config *cfg, char *err, siz
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->interval_s = 1.0;
 	cfg->runq_p99_us = 1000.0;
+	cfg->sample_hz = 499;
+	cfg->clock_vdso_pct = 10.0;
+	cfg->clock_syscalls_per_s = 10000.0;
 	if (errlen)
 		err[0] = 0;
 

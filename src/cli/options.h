@@ -43,6 +43,9 @@ struct dbt_config {
 	struct tclass_override classes[DBT_MAX_CLASS_OVERRIDES];  /* --class NAME=GLOB */
 	int n_classes;
 	double runq_p99_us;     /* oversubscription threshold */
+	unsigned int sample_hz; /* clock family: CPU-clock samples per second per CPU */
+	double clock_vdso_pct;  /* gettimeofday_hotspot: vDSO share threshold, % of CPU samples */
+	double clock_syscalls_per_s;  /* gettimeofday_hotspot: clock syscall rate threshold */
 };
 
 /* Parses argv (argv[0] is the program name). Returns 0, or -EINVAL with a

@@ -75,7 +75,7 @@ int cmd_capture(const struct dbt_config *cfg)
 		capture_abort(c.w);
 		return rc;
 	}
-	failed = collectors_open(&col);
+	failed = collectors_open(&col, cfg);
 	if (failed < 0) {
 		log_err("cannot set up the probes: %s", log_errno_text(failed, eb, sizeof(eb)));
 		capture_abort(c.w);
@@ -122,6 +122,9 @@ int cmd_capture(const struct dbt_config *cfg)
 	sum.ncpus = col.ncpus;
 	sum.rows = rows;
 	sum.sched = col.on[FAM_SCHED] ? &res.sched : NULL;
+	sum.clock = res.clock_hz ? &res.clock : NULL;
+	sum.clock_fns = &res.clock_fns;
+	sum.clock_hz = res.clock_hz;
 	sum.findings = &res.findings;
 	collectors_close(&col);
 	rc = capture_finish(c.w, &sum, err, sizeof(err));

@@ -14,7 +14,7 @@ int cmd_probes(const struct dbt_config *cfg)
 	rc = cmd_prepare_bpf(cfg);
 	if (rc)
 		return rc;
-	failed = collectors_open(&col);
+	failed = collectors_open(&col, cfg);
 	if (failed < 0) {
 		char eb[96];
 

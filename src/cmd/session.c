@@ -1,7 +1,9 @@
 #include "cmd/session.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
+#include "findings/gettimeofday_hotspot.h"
 #include "findings/oversubscription.h"
+#include "sysinfo/clock_env.h"
 #include "sysinfo/proc_status.h"
 
 #include <errno.h>
@@ -18,6 +20,9 @@ struct session_state {
 	struct sched_filter filter;
 	int pids[DBT_MAX_PIDS];
 	struct oversub_config oversub;
+	struct gtod_config gtod;
+	struct clock_env clock_env;    /* read once: clocksource, log, cmdline, tuned */
+	struct clock_snapshot clock_first;
 	struct world_snapshot snaps[2];
 	struct cpu_row *rows;
 	struct finding_list now;       /* this interval's findings */
@@ -28,6 +33,7 @@ void session_result_free(struct session_result *res)
 	cpu_snapshot_free(&res->first);
 	cpu_snapshot_free(&res->last);
 	sched_summary_free(&res->sched);
+	clock_interval_free(&res->clock);
 	findings_free(&res->findings);
 }
 
@@ -51,16 +57,19 @@ static void fill_allowed_cpus(struct sched_interval *si)
 	}
 }
 
-static int judge(struct session_state *st, struct sched_interval *si, int index,
-		 struct session_result *res)
+static int judge(struct session_state *st, struct sched_interval *si,
+		 const struct clock_interval *ci, int index, struct session_result *res)
 {
-	int err;
+	int err = 0;
 
 	findings_clear(&st->now);
-	if (!si)
-		return 0;
-	fill_allowed_cpus(si);
-	err = oversubscription_check(si, &st->oversub, index, &st->now);
+	if (si) {
+		fill_allowed_cpus(si);
+		err = oversubscription_check(si, &st->oversub, index, &st->now);
+	}
+	if (!err && ci)
+		err = gettimeofday_hotspot_check(ci, &st->col->clock.fns, &st->clock_env, &st->gtod,
+						 index, &st->now);
 	for (int i = 0; !err && i < st->now.n; i++)
 		err = findings_merge(&res->findings, &st->now.items[i]);
 	return err;
@@ -80,6 +89,12 @@ static int state_init(struct session_state *st, const struct dbt_config *cfg,
 	st->filter.n_pids = cfg->n_pids;
 	st->filter.comm = cfg->comm;
 	oversub_config_default(&st->oversub);
+	gtod_config_default(&st->gtod);
+	st->gtod.vdso_pct = cfg->clock_vdso_pct;
+	st->gtod.syscalls_per_s = cfg->clock_syscalls_per_s;
+	clock_snapshot_init(&st->clock_first);
+	if (col->on[FAM_CLOCK])
+		clock_env_read(NULL, &st->clock_env);
 	if (cfg->runq_p99_us > 0)
 		st->oversub.runq_p99_us = cfg->runq_p99_us;
 	err = tclass_classifier_new(cfg->classes, (size_t)cfg->n_classes, &st->classifier);
@@ -100,7 +115,40 @@ static void state_free(struct session_state *st)
 	world_snapshot_free(&st->snaps[1]);
 	free(st->rows);
 	tclass_classifier_free(st->classifier);
+	clock_snapshot_free(&st->clock_first);
 	findings_free(&st->now);
+}
+
+/* The clock family over the whole run, from the first snapshot to the
+ * last: a process that never reads enough samples in one interval to be
+ * judged (a few % of a core at 1 s) still is over a long capture. Its
+ * findings join the per-interval ones only where those have none. */
+static int clock_summary(struct session_state *st, const struct clock_snapshot *last,
+			 struct session_result *res)
+{
+	struct finding_list whole = { 0 };
+	int err;
+
+	res->clock_fns = st->col->clock.fns;
+	res->clock_hz = st->col->clock.sample_hz;
+	err = clock_interval_compute(&st->clock_first, last, st->classifier, NULL, &st->filter,
+				     &res->clock);
+	if (!err)
+		err = gettimeofday_hotspot_check(&res->clock, &res->clock_fns, &st->clock_env,
+						 &st->gtod, -1, &whole);
+	for (int i = 0; !err && i < whole.n; i++) {
+		const struct finding *f = &whole.items[i];
+		bool seen = false;
+
+		for (int k = 0; k < res->findings.n && !seen; k++)
+			seen = !strcmp(res->findings.items[k].id, f->id) &&
+			       res->findings.items[k].pid == f->pid &&
+			       !strcmp(res->findings.items[k].class_name, f->class_name);
+		if (!seen)
+			err = findings_merge(&res->findings, f);
+	}
+	findings_free(&whole);
+	return err;
 }
 
 /* One tick: snapshot, model, findings, sink. */
@@ -109,6 +157,7 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 {
 	struct world_snapshot *prev = &st->snaps[*cur_idx ^ 1], *cur = &st->snaps[*cur_idx];
 	struct sched_interval si = { 0 }, *sip = NULL;
+	struct clock_interval ci = { 0 }, *cip = NULL;
 	struct interval_view iv = { 0 };
 	struct cpu_row total;
 	int err, rc;
@@ -124,11 +173,21 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 			return err;
 		sip = &si;
 	}
-	err = judge(st, sip, res->intervals, res);
+	if (cur->have_clock) {
+		err = clock_interval_compute(&prev->clock, &cur->clock, st->classifier, NULL,
+					     &st->filter, &ci);
+		if (err) {
+			sched_interval_free(&si);
+			return err;
+		}
+		cip = &ci;
+	}
+	err = judge(st, sip, cip, res->intervals, res);
 	if (!err && sip)
 		err = sched_summary_add(&res->sched, sip);
 	if (err) {
 		sched_interval_free(&si);
+		clock_interval_free(&ci);
 		return err;
 	}
 	res->lost_events = collectors_lost(st->col) + cur->sched.lost;
@@ -141,6 +200,8 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 	iv.rows = st->rows;
 	iv.total = &total;
 	iv.sched = sip;
+	iv.clock = cip;
+	iv.clock_fns = &st->col->clock.fns;
 	iv.findings = &st->now;
 	iv.lost_events = res->lost_events;
 	iv.thread_evictions = res->thread_evictions;
@@ -150,6 +211,7 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 
 	rc = sink->on_interval(sink->ctx, &iv);
 	sched_interval_free(&si);
+	clock_interval_free(&ci);
 	if (rc < 0)
 		return rc;
 	if (rc == SESSION_STOP)
@@ -185,6 +247,11 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 		goto out;
 	cpu_snapshot_copy(&res->first, &st.snaps[0].cpu);
 	cpu_snapshot_copy(&res->last, &st.snaps[0].cpu);
+	if (st.snaps[0].have_clock) {
+		err = clock_snapshot_copy(&st.clock_first, &st.snaps[0].clock);
+		if (err)
+			goto out;
+	}
 	tfd = ticker_open(first, cfg->interval_s);
 	if (tfd < 0) {
 		err = tfd;
@@ -225,6 +292,8 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 	}
 	res->elapsed_s = (double)(res->last.mono_ns - res->first.mono_ns) / 1e9;
 	sched_summary_finish(&res->sched);
+	if (!err && st.snaps[cur_idx ^ 1].have_clock)
+		err = clock_summary(&st, &st.snaps[cur_idx ^ 1].clock, res);
 out:
 	if (tfd >= 0)
 		close(tfd);

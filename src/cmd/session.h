@@ -9,6 +9,7 @@
 #include "cli/options.h"
 #include "collect/collectors.h"
 #include "findings/finding.h"
+#include "model/clock_model.h"
 #include "model/interval.h"
 #include "model/sched_model.h"
 
@@ -26,6 +27,9 @@ struct session_sink {
 struct session_result {
 	struct cpu_snapshot first, last;   /* per-CPU summary: last - first */
 	struct sched_summary sched;        /* per-class summary: sum of intervals */
+	struct clock_interval clock;       /* clock family, first to last snapshot */
+	struct clock_fn_table clock_fns;   /* its vDSO function names */
+	unsigned int clock_hz;             /* 0: the clock family was off */
 	struct finding_list findings;      /* merged over all intervals */
 	double elapsed_s;
 	int stop_signal;               /* 0 when the duration ran out or the user quit */

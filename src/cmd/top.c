@@ -58,7 +58,7 @@ int cmd_top(const struct dbt_config *cfg)
 	rc = cmd_prepare_bpf(cfg);
 	if (rc)
 		return rc;
-	failed = collectors_open(&col);
+	failed = collectors_open(&col, cfg);
 	if (failed < 0) {
 		log_err("cannot set up the probes: %s", log_errno_text(failed, eb, sizeof(eb)));
 		return DBT_EXIT_RUNTIME;

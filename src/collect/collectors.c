@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int collectors_open(struct collectors *c)
+int collectors_open(struct collectors *c, const struct dbt_config *cfg)
 {
 	int failed = 0;
 
@@ -21,6 +21,8 @@ int collectors_open(struct collectors *c)
 
 	c->on[FAM_SOFTIRQ] = !softirq_collector_open(&c->softirq, &c->reports[FAM_SOFTIRQ]);
 	c->on[FAM_SCHED] = !sched_collector_open(&c->sched, &c->reports[FAM_SCHED]);
+	c->on[FAM_CLOCK] = !clock_collector_open(&c->clock, cfg ? cfg->sample_hz : 0,
+						 &c->reports[FAM_CLOCK]);
 	for (int f = 0; f < FAM_COUNT; f++)
 		failed += !c->on[f];
 	return failed;
@@ -50,6 +52,12 @@ int collectors_snapshot(struct collectors *c, struct world_snapshot *w)
 		if (err)
 			return err;
 	}
+	w->have_clock = c->on[FAM_CLOCK];
+	if (w->have_clock) {
+		err = clock_collector_read(&c->clock, &w->clock);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
@@ -61,6 +69,8 @@ uint64_t collectors_lost(const struct collectors *c)
 		lost += softirq_collector_lost(&c->softirq);
 	if (c->on[FAM_SCHED])
 		lost += sched_collector_lost(&c->sched);
+	if (c->on[FAM_CLOCK])
+		lost += clock_collector_lost(&c->clock);
 	return lost;
 }
 
@@ -70,6 +80,8 @@ void collectors_close(struct collectors *c)
 		softirq_collector_close(&c->softirq);
 	if (c->on[FAM_SCHED])
 		sched_collector_close(&c->sched);
+	if (c->on[FAM_CLOCK])
+		clock_collector_close(&c->clock);
 	memset(c->on, 0, sizeof(c->on));
 	free(c->stat_buf);
 	c->stat_buf = NULL;

@@ -4,6 +4,8 @@
 #define DBTRACE_COLLECT_COLLECTORS_H
 
 #include <stdbool.h>
+#include "cli/options.h"
+#include "collect/clock.h"
 #include "collect/sched.h"
 #include "collect/softirq.h"
 #include "model/cpu_model.h"
@@ -13,6 +15,7 @@
 enum dbt_family {
 	FAM_SOFTIRQ,
 	FAM_SCHED,
+	FAM_CLOCK,
 	FAM_COUNT,
 };
 
@@ -21,13 +24,15 @@ struct collectors {
 	struct procstat_cpu *stat_buf;             /* /proc/stat, ncpus entries */
 	struct softirq_collector softirq;
 	struct sched_collector sched;
+	struct clock_collector clock;
 	bool on[FAM_COUNT];
 	struct probe_report reports[FAM_COUNT];
 };
 
-/* Opens every family. Returns the number of families that failed to
- * attach (0 when all did), or a negative errno for a fatal error. */
-int collectors_open(struct collectors *c);
+/* Opens every family with cfg's settings (NULL: defaults). Returns the
+ * number of families that failed to attach (0 when all did), or a
+ * negative errno for a fatal error. */
+int collectors_open(struct collectors *c, const struct dbt_config *cfg);
 
 /* Fills w (allocated for c->ncpus) from /proc/stat and the maps. */
 int collectors_snapshot(struct collectors *c, struct world_snapshot *w);

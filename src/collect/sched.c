@@ -1,5 +1,6 @@
 #include "collect/sched.h"
 #include "core/bpf_percpu.h"
+#include "core/log.h"
 #include "core/loop_fds.h"
 #include "sched.skel.h"
 
@@ -71,59 +72,77 @@ int sched_collector_open(struct sched_collector *c, struct probe_report *rep)
 	return 0;
 }
 
-static int grow(struct sched_collector *c, uint32_t want)
+/* Streams a hash map with batch lookups in chunks of SCHED_CHUNK, calling
+ * fn for each chunk; deletes what it read when asked (the per-interval
+ * map). Returns 0 or -errno. */
+static int stream_map(struct sched_collector *c, int fd, void *values, bool and_delete,
+		      int (*fn)(struct sched_collector *c, void *ctx, uint32_t n), void *ctx)
 {
-	/* the larger of the two value types, so one buffer serves both maps */
-	size_t vsz = sizeof(struct dbt_sched_thread) > sizeof(struct dbt_sched_ival)
-			     ? sizeof(struct dbt_sched_thread) : sizeof(struct dbt_sched_ival);
-	uint32_t *keys;
-	void *values;
-
-	if (want <= c->buf_cap)
-		return 0;
-	keys = realloc(c->keys, sizeof(*keys) * want);
-	if (!keys)
-		return -ENOMEM;
-	c->keys = keys;
-	values = realloc(c->values, vsz * want);
-	if (!values)
-		return -ENOMEM;
-	c->values = values;
-	c->buf_cap = want;
-	return 0;
-}
-
-/* Reads a whole hash map with batch lookups, deleting what it read when
- * asked. Returns the number of entries or -errno. */
-static int dump_map(struct sched_collector *c, int fd, size_t vsz, bool and_delete)
-{
-	uint32_t total = 0, in = 0, out = 0, chunk = 1024;
+	uint32_t in = 0, out = 0, seen = 0;
 	bool first = true;
 
 	for (;;) {
-		uint32_t count;
-		int err;
+		uint32_t count = SCHED_CHUNK;
+		int err, rc;
 
-		err = grow(c, total + chunk);
-		if (err)
-			return err;
-		count = chunk;
 		err = and_delete
-			? bpf_map_lookup_and_delete_batch(fd, first ? NULL : &in, &out, c->keys + total,
-							  (char *)c->values + total * vsz, &count, NULL)
-			: bpf_map_lookup_batch(fd, first ? NULL : &in, &out, c->keys + total,
-					       (char *)c->values + total * vsz, &count, NULL);
+			? bpf_map_lookup_and_delete_batch(fd, first ? NULL : &in, &out, c->keys,
+							  values, &count, NULL)
+			: bpf_map_lookup_batch(fd, first ? NULL : &in, &out, c->keys, values,
+					       &count, NULL);
 		if (err && errno != ENOENT)
 			return -errno;
-		total += count;
+		rc = count ? fn(c, ctx, count) : 0;
+		if (rc)
+			return rc;
+		seen += count;
 		if (err)   /* ENOENT: the map is exhausted */
-			break;
+			return 0;
 		in = out;
 		first = false;
-		if (total >= DBT_SCHED_MAX_THREADS * 2u)
-			break;   /* never loop on a map that keeps changing */
+		if (seen >= DBT_SCHED_MAX_THREADS * 2u)
+			return 0;   /* never loop on a map that keeps changing */
 	}
-	return (int)total;
+}
+
+static int take_threads(struct sched_collector *c, void *ctx, uint32_t n)
+{
+	struct sched_snapshot *snap = ctx;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct dbt_sched_thread *tv = &c->chunk.thread[i];
+		struct sched_thread_sample *t = sched_snapshot_add(snap);
+
+		if (!t)
+			return -ENOMEM;
+		t->tid = c->keys[i];
+		t->pid = tv->pid;
+		memcpy(t->comm, tv->comm, sizeof(t->comm));
+		t->comm[sizeof(t->comm) - 1] = 0;
+		memcpy(t->pcomm, tv->pcomm, sizeof(t->pcomm));
+		t->pcomm[sizeof(t->pcomm) - 1] = 0;
+		t->exited = tv->exited;
+		t->oncpu_ns = tv->oncpu_ns;
+		t->runq_ns = tv->runq_ns;
+		t->vol = tv->vol;
+		t->invol = tv->invol;
+		t->migrations = tv->migrations;
+	}
+	return 0;
+}
+
+static int take_ival(struct sched_collector *c, void *ctx, uint32_t n)
+{
+	struct sched_snapshot *snap = ctx;
+
+	for (uint32_t i = 0; i < n; i++) {
+		int idx = sched_snapshot_index(snap, c->keys[i]);
+
+		/* no counters (evicted): nothing to attach it to */
+		if (idx >= 0)
+			c->ival[idx] = c->chunk.ival[i];
+	}
+	return 0;
 }
 
 static void add_exited(struct sched_collector *c, uint32_t tid)
@@ -150,66 +169,49 @@ static void delete_exited(struct sched_collector *c)
 
 int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 {
-	const struct dbt_sched_thread *tv;
 	uint64_t inserts = 0, failed = 0;
 	__u32 zero = 0;
-	int n, err;
+	int err;
 
 	delete_exited(c);
 	snap->n = 0;
+	snap->ival = NULL;
 	snap->mono_ns = mono_ns();
 	err = percpu_lookup(c->cur_fd, &zero, c->cur, sizeof(*c->cur));
 	if (err)
 		return err;
-	n = dump_map(c, c->threads_fd, sizeof(*tv), false);
-	if (n < 0)
-		return n;
-	tv = c->values;
-	for (int i = 0; i < n; i++) {
-		struct sched_thread_sample *t = sched_snapshot_add(snap);
-
-		if (!t)
-			return -ENOMEM;
-		t->tid = c->keys[i];
-		t->pid = tv[i].pid;
-		memcpy(t->comm, tv[i].comm, sizeof(t->comm));
-		t->comm[sizeof(t->comm) - 1] = 0;
-		t->exited = tv[i].exited;
-		t->oncpu_ns = tv[i].oncpu_ns;
-		t->runq_ns = tv[i].runq_ns;
-		t->vol = tv[i].vol;
-		t->invol = tv[i].invol;
-		t->migrations = tv[i].migrations;
-		if (t->exited)
-			add_exited(c, t->tid);
-	}
+	err = stream_map(c, c->threads_fd, c->chunk.thread, false, take_threads, snap);
+	if (err)
+		return err;
 	sched_snapshot_sort(snap);
+	for (int i = 0; i < snap->n; i++)
+		if (snap->t[i].exited)
+			add_exited(c, snap->t[i].tid);
 	/* the run in progress on each CPU counts up to now */
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		struct sched_thread_sample *t;
+		int i;
 
 		if (!c->cur[cpu].tid || c->cur[cpu].since_ns > snap->mono_ns)
 			continue;
-		t = (struct sched_thread_sample *)sched_snapshot_find(snap, c->cur[cpu].tid);
-		if (t)
-			t->oncpu_ns += snap->mono_ns - c->cur[cpu].since_ns;
+		i = sched_snapshot_index(snap, c->cur[cpu].tid);
+		if (i >= 0)
+			snap->t[i].oncpu_ns += snap->mono_ns - c->cur[cpu].since_ns;
 	}
 
-	n = dump_map(c, c->ival_fd, sizeof(struct dbt_sched_ival), true);
-	if (n < 0)
-		return n;
-	for (int i = 0; i < n; i++) {
-		const struct dbt_sched_ival *iv = (const struct dbt_sched_ival *)c->values + i;
-		struct sched_thread_sample *t =
-			(struct sched_thread_sample *)sched_snapshot_find(snap, c->keys[i]);
+	if (snap->n > c->ival_cap) {
+		struct dbt_sched_ival *iv = realloc(c->ival, sizeof(*iv) * (size_t)snap->n);
 
-		if (!t)
-			continue;   /* its counters were evicted: nothing to attach to */
-		memcpy(t->runq_hist, iv->runq_hist, sizeof(t->runq_hist));
-		memcpy(t->cpus, iv->cpus, sizeof(t->cpus));
-		t->runq_max_ns = iv->runq_max_ns;
-		t->cpus_beyond = iv->cpus_beyond;
+		if (!iv)
+			return -ENOMEM;
+		c->ival = iv;
+		c->ival_cap = snap->n;
 	}
+	if (snap->n)
+		memset(c->ival, 0, sizeof(*c->ival) * (size_t)snap->n);
+	err = stream_map(c, c->ival_fd, c->chunk.ival, true, take_ival, snap);
+	if (err)
+		return err;
+	snap->ival = c->ival;
 
 	err = percpu_lookup(c->stats_fd, &zero, c->stats, sizeof(*c->stats));
 	if (err)
@@ -222,6 +224,9 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 	snap->evictions = inserts > (uint64_t)snap->n + c->deleted
 				  ? inserts - (uint64_t)snap->n - c->deleted : 0;
 	snap->lost = failed;
+	log_debug("sched: %d threads live, %llu inserted, %llu deleted, %llu evicted", snap->n,
+		  (unsigned long long)inserts, (unsigned long long)c->deleted,
+		  (unsigned long long)snap->evictions);
 	return 0;
 }
 
@@ -233,8 +238,7 @@ uint64_t sched_collector_lost(const struct sched_collector *c)
 void sched_collector_close(struct sched_collector *c)
 {
 	plan_close(&family, &c->h);
-	free(c->keys);
-	free(c->values);
+	free(c->ival);
 	free(c->cur);
 	free(c->stats);
 	free(c->exited);

@@ -7,14 +7,21 @@
 #include "core/bpf_plan.h"
 #include "model/sched_model.h"
 
+#define SCHED_CHUNK 256
+
 struct sched_collector {
 	struct plan_handle h;
 	int threads_fd, ival_fd, cur_fd, stats_fd;
 	int ncpus;
-	/* batch buffers, grown to the largest map size seen */
-	uint32_t *keys;
-	void *values;
-	uint32_t buf_cap;
+	/* one chunk of a batch read; maps are streamed, never copied whole */
+	uint32_t keys[SCHED_CHUNK];
+	union {
+		struct dbt_sched_thread thread[SCHED_CHUNK];
+		struct dbt_sched_ival ival[SCHED_CHUNK];
+	} chunk;
+	/* this interval's per-thread data, parallel to the newest snapshot */
+	struct dbt_sched_ival *ival;
+	int ival_cap;
 	struct dbt_sched_cur *cur;     /* ncpus */
 	struct dbt_sched_stats *stats; /* ncpus */
 	/* exited threads seen at the previous read: deleted at this one, so

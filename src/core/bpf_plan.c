@@ -61,9 +61,11 @@ static int try_variant(const struct plan_family *fam, const struct plan_variant 
 {
 	struct bpf_program *prog;
 	char stage[64] = "open";
+	void *ctx = h->ctx;
 	int err, n = 0;
 
 	memset(h, 0, sizeof(*h));
+	h->ctx = ctx;
 	err = fam->open(&h->skel, &h->obj);
 	if (err)
 		goto fail;
@@ -114,10 +116,13 @@ int plan_run(const struct plan_family *fam, struct plan_handle *h, struct probe_
 
 void plan_close(const struct plan_family *fam, struct plan_handle *h)
 {
+	void *ctx = h->ctx;
+
 	detach_all(h);
 	if (h->skel)
 		fam->destroy(h->skel);
 	memset(h, 0, sizeof(*h));
+	h->ctx = ctx;
 }
 
 uint64_t plan_lost_events(const struct plan_handle *h)

@@ -52,6 +52,7 @@ struct plan_family {
 };
 
 struct plan_handle {
+	void *ctx;                     /* the caller's, for its callbacks; kept by plan_run/plan_close */
 	void *skel;
 	struct bpf_object *obj;
 	struct bpf_link *links[PLAN_MAX_LINKS];

@@ -6,6 +6,7 @@ int world_snapshot_alloc(struct world_snapshot *w, int ncpus)
 {
 	memset(w, 0, sizeof(*w));
 	sched_snapshot_init(&w->sched);
+	clock_snapshot_init(&w->clock);
 	return cpu_snapshot_alloc(&w->cpu, ncpus);
 }
 
@@ -13,4 +14,5 @@ void world_snapshot_free(struct world_snapshot *w)
 {
 	cpu_snapshot_free(&w->cpu);
 	sched_snapshot_free(&w->sched);
+	clock_snapshot_free(&w->clock);
 }

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include "findings/finding.h"
+#include "model/clock_model.h"
 #include "model/cpu_model.h"
 #include "model/sched_model.h"
 
@@ -13,6 +14,8 @@ struct world_snapshot {
 	struct cpu_snapshot cpu;
 	struct sched_snapshot sched;
 	bool have_sched;
+	struct clock_snapshot clock;
+	bool have_clock;
 };
 
 int world_snapshot_alloc(struct world_snapshot *w, int ncpus);
@@ -26,6 +29,8 @@ struct interval_view {
 	const struct cpu_row *rows;    /* ncpus rows */
 	const struct cpu_row *total;   /* mean/sum over valid CPUs */
 	const struct sched_interval *sched;   /* NULL when the family is off */
+	const struct clock_interval *clock;   /* NULL when the family is off */
+	const struct clock_fn_table *clock_fns;  /* names of the vDSO function slots */
 	const struct finding_list *findings;  /* raised in this interval */
 	uint64_t lost_events;          /* so far, all families */
 	uint64_t thread_evictions;     /* so far: per-thread state the LRU dropped */

@@ -48,7 +48,7 @@ void sched_snapshot_sort(struct sched_snapshot *s)
 		qsort(s->t, (size_t)s->n, sizeof(s->t[0]), by_tid);
 }
 
-const struct sched_thread_sample *sched_snapshot_find(const struct sched_snapshot *s, uint32_t tid)
+int sched_snapshot_index(const struct sched_snapshot *s, uint32_t tid)
 {
 	int lo = 0, hi = s->n - 1;
 
@@ -56,13 +56,20 @@ const struct sched_thread_sample *sched_snapshot_find(const struct sched_snapsho
 		int mid = lo + (hi - lo) / 2;
 
 		if (s->t[mid].tid == tid)
-			return &s->t[mid];
+			return mid;
 		if (s->t[mid].tid < tid)
 			lo = mid + 1;
 		else
 			hi = mid - 1;
 	}
-	return NULL;
+	return -1;
+}
+
+const struct sched_thread_sample *sched_snapshot_find(const struct sched_snapshot *s, uint32_t tid)
+{
+	int i = sched_snapshot_index(s, tid);
+
+	return i < 0 ? NULL : &s->t[i];
 }
 
 void sched_class_finish(struct sched_class_stats *c, double dt_s)
@@ -102,7 +109,7 @@ static void class_add(struct sched_class_stats *a, const struct sched_class_stat
 }
 
 static void thread_add(struct sched_class_stats *c, const struct sched_thread_sample *a,
-		       const struct sched_thread_sample *b)
+		       const struct sched_thread_sample *b, const struct dbt_sched_ival *iv)
 {
 	static const struct sched_thread_sample zero;
 
@@ -113,14 +120,16 @@ static void thread_add(struct sched_class_stats *c, const struct sched_thread_sa
 	c->vol += counter_delta(a->vol, b->vol);
 	c->invol += counter_delta(a->invol, b->invol);
 	c->migrations += counter_delta(a->migrations, b->migrations);
-	if (b->runq_max_ns > c->runq_max_ns)
-		c->runq_max_ns = b->runq_max_ns;
-	for (int i = 0; i < DBT_HIST_SLOTS; i++)
-		c->runq_hist[i] += b->runq_hist[i];
-	for (int w = 0; w < DBT_SCHED_CPU_WORDS; w++)
-		c->cpus[w] |= b->cpus[w];
-	c->cpus_beyond |= b->cpus_beyond;
 	c->threads++;
+	if (!iv)
+		return;
+	if (iv->runq_max_ns > c->runq_max_ns)
+		c->runq_max_ns = iv->runq_max_ns;
+	for (int i = 0; i < DBT_HIST_SLOTS; i++)
+		c->runq_hist[i] += iv->runq_hist[i];
+	for (int w = 0; w < DBT_SCHED_CPU_WORDS; w++)
+		c->cpus[w] |= iv->cpus[w];
+	c->cpus_beyond |= iv->cpus_beyond != 0;
 }
 
 static bool active(const struct sched_class_stats *c)
@@ -200,14 +209,17 @@ static int build_proc(const struct sched_snapshot *prev, const struct sched_snap
 	for (size_t c = 0; c < res.n_classes; c++)
 		snprintf(p->classes[c].name, sizeof(p->classes[c].name), "%s", res.classes[c].name);
 	p->pid = (int)cur->t[order[0]].pid;
-	/* the leader's comm names the process (tid == pid) */
-	snprintf(p->comm, sizeof(p->comm), "%s", cur->t[order[0]].comm);
+	/* the group leader's comm names the process; its own sample is the
+	 * freshest (prctl renames), else any thread's record of it */
+	snprintf(p->comm, sizeof(p->comm), "%s",
+		 cur->t[order[0]].pcomm[0] ? cur->t[order[0]].pcomm : cur->t[order[0]].comm);
 	for (int i = 0; i < n; i++) {
 		const struct sched_thread_sample *b = &cur->t[order[i]];
 
 		if (b->tid == b->pid)
 			snprintf(p->comm, sizeof(p->comm), "%s", b->comm);
-		thread_add(&p->classes[res.class_of[i]], sched_snapshot_find(prev, b->tid), b);
+		thread_add(&p->classes[res.class_of[i]], sched_snapshot_find(prev, b->tid), b,
+			   cur->ival ? &cur->ival[order[i]] : NULL);
 	}
 	/* keep only the classes that did something */
 	for (size_t c = 0; c < res.n_classes; c++) {

@@ -9,25 +9,26 @@
 #include "dbtrace/sched.h"
 #include "model/thread_class.h"
 
-/* One thread at one snapshot: cumulative counters, plus what the kernel
- * recorded for it during the interval that ends at this snapshot. */
+/* One thread at one snapshot: cumulative counters. Kept small: two
+ * snapshots of 64k threads must fit the memory budget. */
 struct sched_thread_sample {
 	uint32_t tid, pid;
 	char comm[16];
+	char pcomm[16];                /* the process's comm */
 	bool exited;
 	uint64_t oncpu_ns;             /* includes the run in progress */
 	uint64_t runq_ns, vol, invol, migrations;
-	/* this interval only */
-	uint32_t runq_hist[DBT_HIST_SLOTS];
-	uint64_t runq_max_ns;
-	uint64_t cpus[DBT_SCHED_CPU_WORDS];
-	bool cpus_beyond;
 };
 
 struct sched_snapshot {
 	uint64_t mono_ns;
 	struct sched_thread_sample *t; /* sorted by tid */
 	int n, cap;
+	/* what the kernel recorded per thread during the interval ending at
+	 * this snapshot, parallel to t (NULL: none). Borrowed from the
+	 * collector and valid for the newest snapshot only: the model reads
+	 * it from the current snapshot, never the previous one. */
+	const struct dbt_sched_ival *ival;
 	uint64_t evictions;            /* threads the LRU map dropped, so far */
 	uint64_t lost;                 /* map updates that failed, so far */
 };
@@ -77,6 +78,8 @@ struct sched_thread_sample *sched_snapshot_add(struct sched_snapshot *s);
 /* Sorts by tid; call once after filling. */
 void sched_snapshot_sort(struct sched_snapshot *s);
 const struct sched_thread_sample *sched_snapshot_find(const struct sched_snapshot *s, uint32_t tid);
+/* Index of tid in s->t, or -1. */
+int sched_snapshot_index(const struct sched_snapshot *s, uint32_t tid);
 
 /* Computes the interval between two snapshots: per-thread deltas grouped
  * into processes and classes (thread_class rules and overrides). Threads

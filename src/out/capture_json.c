@@ -210,6 +210,62 @@ static void add_processes(json_object *o, const struct sched_proc_stats *procs, 
 	json_object_object_add(o, "processes_omitted", json_object_new_int(n - shown));
 }
 
+/* --- clock family: "clock" ------------------------------------------- */
+
+static void clock_fields(json_object *o, const struct clock_stats *s, const struct clock_fn_table *fns)
+{
+	json_object_object_add(o, "threads", json_object_new_int(s->threads));
+	json_object_object_add(o, "samples", u64(s->samples));
+	json_object_object_add(o, "vdso_pct", num(s->vdso_pct));
+	json_object_object_add(o, "vdso_top_function",
+			       s->top_fn >= 0 ? json_object_new_string(clock_fn_name(fns, s->top_fn)) : NULL);
+	json_object_object_add(o, "clock_sys_pct", num(s->sys_pct));
+	json_object_object_add(o, "clock_syscalls_per_s", num(s->reads_per_s));
+}
+
+static json_object *clock_process(const struct clock_proc_stats *p, const struct clock_fn_table *fns)
+{
+	json_object *o = json_object_new_object(), *classes = json_object_new_array();
+	json_object *fn = json_object_new_object(), *sys = json_object_new_object();
+
+	json_object_object_add(o, "pid", json_object_new_int(p->pid));
+	json_object_object_add(o, "comm", json_object_new_string(p->comm));
+	clock_fields(o, &p->total, fns);
+	for (int i = 0; i < DBT_CLOCK_FN_SLOTS; i++)
+		if (p->total.vdso[i])
+			json_object_object_add(fn, clock_fn_name(fns, i), u64(p->total.vdso[i]));
+	json_object_object_add(o, "vdso_samples", fn);
+	for (int k = 0; k < DBT_CLOCK_SYS_N; k++)
+		json_object_object_add(sys, clock_sys_name(k), u64(p->total.syscalls[k]));
+	json_object_object_add(o, "clock_syscalls", sys);
+	for (int k = 0; k < p->n_classes; k++) {
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "name", json_object_new_string(p->classes[k].name));
+		clock_fields(c, &p->classes[k], fns);
+		json_object_array_add(classes, c);
+	}
+	json_object_object_add(o, "classes", classes);
+	return o;
+}
+
+static json_object *clock_object(const struct clock_interval *iv, const struct clock_fn_table *fns,
+				 unsigned int hz)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+	int shown = iv->n_procs < CAPTURE_MAX_PROCS ? iv->n_procs : CAPTURE_MAX_PROCS;
+
+	json_object_object_add(o, "sample_hz", json_object_new_int((int)hz));
+	json_object_object_add(o, "samples", u64(iv->samples));
+	json_object_object_add(o, "idle_samples", u64(iv->idle_samples));
+	json_object_object_add(o, "lost_samples", u64(iv->update_failed));
+	for (int i = 0; i < shown; i++)
+		json_object_array_add(a, clock_process(&iv->procs[i], fns));
+	json_object_object_add(o, "processes", a);
+	json_object_object_add(o, "processes_omitted", json_object_new_int(iv->n_procs - shown));
+	return o;
+}
+
 static json_object *findings_array(const struct finding_list *l)
 {
 	json_object *a = json_object_new_array();
@@ -358,6 +414,8 @@ int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 	json_object_object_add(o, "cpus", cpu_array(s->rows, s->ncpus));
 	if (s->sched)
 		add_processes(o, s->sched->procs, s->sched->n_procs);
+	if (s->clock)
+		json_object_object_add(o, "clock", clock_object(s->clock, s->clock_fns, s->clock_hz));
 	json_object_object_add(o, "findings", findings_array(s->findings));
 	fputs("\n],", w->f);
 	write_members(w->f, o);

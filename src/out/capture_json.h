@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "core/bpf_plan.h"
 #include "findings/finding.h"
+#include "model/clock_model.h"
 #include "model/interval.h"
 #include "model/sched_model.h"
 #include "sysinfo/host.h"
@@ -34,6 +35,9 @@ struct capture_summary {
 	int ncpus;
 	const struct cpu_row *rows;     /* whole capture, one per CPU */
 	const struct sched_summary *sched;   /* NULL: family off */
+	const struct clock_interval *clock;  /* NULL: family off */
+	const struct clock_fn_table *clock_fns;
+	unsigned int clock_hz;
 	const struct finding_list *findings;
 };
 

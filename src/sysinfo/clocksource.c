@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 
 #include "sysinfo/cpuset.h"
 
@@ -276,4 +277,30 @@ int dbt_clocksource_scan_log(const char *path, struct dbt_clocksource_log *log)
 
 	memset(log, 0, sizeof(*log));
 	return dbt_sysinfo_for_each_line(path, KLOG_LINE_MAX, scan_line, &st);
+}
+
+int dbt_clocksource_scan_klog(struct dbt_clocksource_log *log)
+{
+	/* SYSLOG_ACTION_SIZE_BUFFER and SYSLOG_ACTION_READ_ALL */
+	int size = klogctl(10, NULL, 0), n;
+	char *buf;
+
+	memset(log, 0, sizeof(*log));
+	if (size < 0)
+		return -errno;
+	if (size == 0)
+		return 0;
+	buf = malloc((size_t)size);
+	if (!buf)
+		return -ENOMEM;
+	n = klogctl(3, buf, size);
+	if (n < 0) {
+		int err = -errno;
+
+		free(buf);
+		return err;
+	}
+	dbt_clocksource_scan_log_buf(buf, (size_t)n, log);
+	free(buf);
+	return 0;
 }

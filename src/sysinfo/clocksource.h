@@ -68,5 +68,11 @@ int dbt_clocksource_scan_log(const char *path,
 /* The same on a memory buffer (tests, fuzzing). */
 void dbt_clocksource_scan_log_buf(const char *buf, size_t len,
 				  struct dbt_clocksource_log *log);
+/*
+ * The same on the running kernel's log buffer (syslog(2) READ_ALL, what
+ * dmesg shows). Needs CAP_SYSLOG or kernel.dmesg_restrict=0; -EPERM etc.
+ * otherwise. Boot lines may have rotated out on a long-running host.
+ */
+int dbt_clocksource_scan_klog(struct dbt_clocksource_log *log);
 
 #endif /* DBTRACE_SYSINFO_CLOCKSOURCE_H */

@@ -142,6 +142,38 @@ static void test_help(void **state)
 	assert_non_null(strstr(dbt_usage(), "capture"));
 }
 
+/* The clock family's sample rate and the gettimeofday_hotspot thresholds. */
+static void test_clock_options(void **state)
+{
+	struct dbt_config cfg;
+	char err[256];
+
+	assert_int_equal(parse(&cfg, err, 1, "capture"), 0);
+	assert_int_equal(cfg.sample_hz, 499);
+	assert_true(cfg.clock_vdso_pct == 10);
+	assert_true(cfg.clock_syscalls_per_s == 10000);
+
+	assert_int_equal(parse(&cfg, err, 4, "top", "--sample-hz=99", "--clock-vdso-pct", "2.5"), 0);
+	assert_int_equal(cfg.sample_hz, 99);
+	assert_true(cfg.clock_vdso_pct == 2.5);
+	assert_int_equal(parse(&cfg, err, 2, "capture", "--clock-syscalls=50000"), 0);
+	assert_true(cfg.clock_syscalls_per_s == 50000);
+
+	assert_int_equal(parse(&cfg, err, 2, "top", "--sample-hz=0"), -EINVAL);
+	assert_non_null(strstr(err, "bad sample rate '0'"));
+	assert_int_equal(parse(&cfg, err, 2, "top", "--sample-hz=10001"), -EINVAL);
+	assert_int_equal(parse(&cfg, err, 2, "top", "--sample-hz=99.5"), -EINVAL);
+	assert_int_equal(parse(&cfg, err, 2, "top", "--sample-hz=1k"), -EINVAL);
+	assert_int_equal(parse(&cfg, err, 2, "top", "--clock-vdso-pct=101"), -EINVAL);
+	assert_non_null(strstr(err, "bad vDSO share '101'"));
+	assert_int_equal(parse(&cfg, err, 2, "top", "--clock-vdso-pct=nan"), -EINVAL);
+	assert_int_equal(parse(&cfg, err, 2, "top", "--clock-syscalls=-1"), -EINVAL);
+	assert_non_null(strstr(err, "bad clock syscall rate '-1'"));
+	assert_int_equal(parse(&cfg, err, 2, "top", "--sample-hz"), -EINVAL);
+	assert_non_null(strstr(err, "needs a value"));
+	assert_non_null(strstr(dbt_usage(), "--sample-hz"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_option_and_command),
 		cmocka_unit_test(test_missing_value),
 		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_clock_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,261 @@
+#include "collect/clock.h"
+#include "core/bpf_dump.h"
+#include "core/bpf_percpu.h"
+#include "core/bpf_perf.h"
+#include "core/log.h"
+#include "core/loop_fds.h"
+#include "clock.skel.h"
+
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Each variant samples with its own copy of the perf_event program and
+ * counts syscalls its own way; the plan loads only the one it tries. */
+static const struct plan_variant variants[] = {
+	{ "perf_event+tp_btf", "_btf" },
+	{ "perf_event+raw_tp", "_raw" },
+	{ "perf_event+tracepoint", "_tp" },
+};
+
+/* The skeleton and the per-CPU perf links it feeds: destroyed together,
+ * since the plan's destroy callback sees only this pointer. */
+struct clock_skel {
+	struct clock_bpf *bpf;
+	struct perf_cpu_links perf;
+};
+
+/* The running kernel's constants for the programs: vDSO function ranges
+ * and this architecture's clock syscall numbers. */
+static void set_rodata(struct clock_bpf *s)
+{
+	static const long nr[DBT_CLOCK_SYS_N] = {
+		[DBT_CLOCK_SYS_CLOCK_GETTIME] = SYS_clock_gettime,
+		[DBT_CLOCK_SYS_GETTIMEOFDAY] = SYS_gettimeofday,
+#ifdef SYS_time
+		[DBT_CLOCK_SYS_TIME] = SYS_time,
+#else
+		[DBT_CLOCK_SYS_TIME] = -1,
+#endif
+		[DBT_CLOCK_SYS_CLOCK_NANOSLEEP] = SYS_clock_nanosleep,
+	};
+	struct clock_fn_table t;
+	struct vdso_syms syms;
+	uint64_t len;
+
+	for (int k = 0; k < DBT_CLOCK_SYS_N; k++)
+		s->rodata->sys_nr[k] = nr[k];
+	if (vdso_self(&syms, &len))
+		return;   /* no vDSO: every sample counts as elsewhere */
+	clock_fn_table_build(&syms, len, &t);
+	s->rodata->vdso_text_len = t.text_len;
+	memcpy((void *)s->rodata->vdso_fns, t.range, sizeof(t.range));
+}
+
+static int skel_open(void **skel, struct bpf_object **obj)
+{
+	struct clock_skel *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	w->bpf = clock_bpf__open();
+	if (!w->bpf) {
+		int err = errno ? -errno : -EINVAL;
+
+		free(w);
+		return err;
+	}
+	set_rodata(w->bpf);
+	*skel = w;
+	*obj = w->bpf->obj;
+	return 0;
+}
+
+static int skel_load(void *skel)
+{
+	return clock_bpf__load(((struct clock_skel *)skel)->bpf);
+}
+
+static void skel_destroy(void *skel)
+{
+	struct clock_skel *w = skel;
+
+	perf_detach_cpus(&w->perf);
+	clock_bpf__destroy(w->bpf);
+	free(w);
+}
+
+/* The plain tracepoint type needs tracefs, which a fresh machine here has
+ * not mounted. */
+static void ensure_tracefs(void)
+{
+	if (!access("/sys/kernel/tracing/events", F_OK))
+		return;
+	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
+		log_debug("clock: cannot mount tracefs: %s", strerror(errno));
+}
+
+static int attach_one(struct plan_handle *h, struct bpf_program *prog, char *stage, size_t stagelen)
+{
+	struct bpf_link *link;
+
+	if (h->n_links >= PLAN_MAX_LINKS)
+		return -E2BIG;
+	link = bpf_program__attach(prog);
+	if (!link) {
+		int err = errno ? -errno : -EINVAL;
+
+		/* a clock syscall this architecture lacks has no tracepoint */
+		if (err == -ENOENT && !strcmp(bpf_program__name(prog), "clk_time_tp"))
+			return 0;
+		snprintf(stage, stagelen, "attach %s", bpf_program__name(prog));
+		return err;
+	}
+	h->links[h->n_links++] = link;
+	return 0;
+}
+
+/* The sampler on every CPU, the syscall counters once each. */
+static int skel_attach(struct plan_handle *h, const struct plan_variant *v, char *stage,
+		       size_t stagelen)
+{
+	const struct clock_collector *c = h->ctx;
+	struct clock_skel *w = h->skel;
+	struct perf_event_attr attr;
+	struct bpf_program *prog;
+	int err;
+
+	if (!strcmp(v->suffix, "_tp"))
+		ensure_tracefs();
+	bpf_object__for_each_program(prog, h->obj) {
+		if (!bpf_program__autoload(prog))
+			continue;
+		if (bpf_program__type(prog) != BPF_PROG_TYPE_PERF_EVENT) {
+			err = attach_one(h, prog, stage, stagelen);
+			if (err)
+				return err;
+			continue;
+		}
+		err = perf_cpu_clock_attr(&attr, c ? c->sample_hz : CLOCK_DEFAULT_HZ);
+		if (err) {
+			snprintf(stage, stagelen, "sample rate");
+			return err;
+		}
+		err = perf_attach_cpus(prog, &attr, &w->perf, stage, stagelen);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+static const struct plan_family family = {
+	.name = "clock",
+	.variants = variants,
+	.n_variants = sizeof(variants) / sizeof(variants[0]),
+	.open = skel_open,
+	.load = skel_load,
+	.destroy = skel_destroy,
+	.attach = skel_attach,
+};
+
+int clock_collector_open(struct clock_collector *c, unsigned int sample_hz,
+			 struct probe_report *rep)
+{
+	struct clock_skel *w;
+	struct vdso_syms syms;
+	uint64_t len;
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	c->sample_hz = sample_hz ? sample_hz : CLOCK_DEFAULT_HZ;
+	c->ncpus = percpu_ncpus();
+	if (c->ncpus <= 0)
+		return c->ncpus ? c->ncpus : -EINVAL;
+	/* the same parse the programs' ranges came from: names for slots */
+	if (!vdso_self(&syms, &len))
+		clock_fn_table_build(&syms, len, &c->fns);
+	else
+		log_debug("clock: no vDSO in this process; vDSO time cannot be told apart");
+	c->keys = calloc(CLOCK_CHUNK, sizeof(*c->keys));
+	c->values = calloc(CLOCK_CHUNK, sizeof(*c->values));
+	c->stats = calloc((size_t)c->ncpus, sizeof(*c->stats));
+	if (!c->keys || !c->values || !c->stats) {
+		clock_collector_close(c);
+		return -ENOMEM;
+	}
+	c->h.ctx = c;
+	err = plan_run(&family, &c->h, rep);
+	if (err) {
+		clock_collector_close(c);
+		return err;
+	}
+	w = c->h.skel;
+	/* the perf links are not in the plan's list: count them for probes */
+	rep->n_programs += w->perf.n;
+	c->threads_fd = bpf_map__fd(w->bpf->maps.clock_threads);
+	c->stats_fd = bpf_map__fd(w->bpf->maps.clock_stats);
+	return 0;
+}
+
+static int add_chunk(void *ctx, const void *keys, const void *values, uint32_t n)
+{
+	struct clock_snapshot *snap = ctx;
+	const uint32_t *k = keys;
+	const struct dbt_clock_thread *v = values;
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct clock_thread_sample *t = clock_snapshot_add(snap);
+
+		if (!t)
+			return -ENOMEM;
+		t->tid = k[i];
+		t->c = v[i];
+		t->c.comm[sizeof(t->c.comm) - 1] = 0;
+	}
+	return 0;
+}
+
+int clock_collector_read(struct clock_collector *c, struct clock_snapshot *snap)
+{
+	__u32 zero = 0;
+	int err;
+
+	snap->n = 0;
+	snap->mono_ns = mono_ns();
+	err = map_stream(c->threads_fd, c->keys, c->values, CLOCK_CHUNK, false,
+			 2u * DBT_CLOCK_MAX_THREADS, add_chunk, snap);
+	if (err)
+		return err;
+	clock_snapshot_sort(snap);
+	err = percpu_lookup(c->stats_fd, &zero, c->stats, sizeof(*c->stats));
+	if (err)
+		return err;
+	memset(&snap->stats, 0, sizeof(snap->stats));
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		snap->stats.samples += c->stats[cpu].samples;
+		snap->stats.idle_samples += c->stats[cpu].idle_samples;
+		snap->stats.kthread_samples += c->stats[cpu].kthread_samples;
+		snap->stats.inserts += c->stats[cpu].inserts;
+		snap->stats.update_failed += c->stats[cpu].update_failed;
+	}
+	return 0;
+}
+
+uint64_t clock_collector_lost(const struct clock_collector *c)
+{
+	return plan_lost_events(&c->h);
+}
+
+void clock_collector_close(struct clock_collector *c)
+{
+	plan_close(&family, &c->h);
+	free(c->keys);
+	free(c->values);
+	free(c->stats);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,34 @@
+/* clock family collector: finds the vDSO's functions, loads
+ * bpf/clock.bpf.c through the attach plan (a perf_event sampler on every
+ * CPU plus a syscall-entry counter), and turns its maps into clock
+ * snapshots. */
+#ifndef DBTRACE_COLLECT_CLOCK_H
+#define DBTRACE_COLLECT_CLOCK_H
+
+#include <stdint.h>
+#include "core/bpf_plan.h"
+#include "model/clock_model.h"
+
+#define CLOCK_DEFAULT_HZ 499       /* not 500: no lockstep with 100/250/1000 Hz ticks */
+#define CLOCK_CHUNK 1024           /* map entries read per batch */
+
+struct clock_collector {
+	struct plan_handle h;
+	unsigned int sample_hz;
+	struct clock_fn_table fns;     /* slot names; text_len 0: no vDSO found */
+	int threads_fd, stats_fd;
+	int ncpus;
+	uint32_t *keys;                /* CLOCK_CHUNK */
+	struct dbt_clock_thread *values;
+	struct dbt_clock_stats *stats; /* ncpus */
+};
+
+/* sample_hz 0 means CLOCK_DEFAULT_HZ. */
+int clock_collector_open(struct clock_collector *c, unsigned int sample_hz,
+			 struct probe_report *rep);
+/* Fills snap (emptied first) and sorts it by tid. */
+int clock_collector_read(struct clock_collector *c, struct clock_snapshot *snap);
+uint64_t clock_collector_lost(const struct clock_collector *c);
+void clock_collector_close(struct clock_collector *c);
+
+#endif

@@ -1,0 +1,355 @@
+#include "model/clock_model.h"
+#include "model/hist.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The functions a clock hotspot is about get a slot whatever their
+ * address; the first one also names the slot people look for first. */
+static const char *const clock_fns[] = {
+	"clock_gettime", "gettimeofday", "time", "clock_getres", "getcpu",
+};
+
+static void set_slot(struct clock_fn_table *t, int slot, const struct vdso_func *f)
+{
+	snprintf(t->name[slot], sizeof(t->name[slot]), "%s", f->name);
+	t->range[slot].start = f->start;
+	t->range[slot].end = f->end;
+}
+
+void clock_fn_table_build(const struct vdso_syms *syms, uint64_t text_len,
+			  struct clock_fn_table *t)
+{
+	bool used[VDSO_MAX_FUNCS] = { false };
+	int slot = 1;
+
+	memset(t, 0, sizeof(*t));
+	t->text_len = text_len;
+	for (size_t k = 0; k < sizeof(clock_fns) / sizeof(clock_fns[0]); k++)
+		for (int i = 0; i < syms->n && slot < DBT_CLOCK_FN_SLOTS; i++)
+			if (!used[i] && !strcmp(syms->f[i].name, clock_fns[k])) {
+				set_slot(t, slot++, &syms->f[i]);
+				used[i] = true;
+			}
+	for (int i = 0; i < syms->n && slot < DBT_CLOCK_FN_SLOTS; i++)
+		if (!used[i])
+			set_slot(t, slot++, &syms->f[i]);
+}
+
+const char *clock_fn_name(const struct clock_fn_table *t, int slot)
+{
+	if (!t || slot <= 0 || slot >= DBT_CLOCK_FN_SLOTS || !t->name[slot][0])
+		return "other";
+	return t->name[slot];
+}
+
+const char *clock_sys_name(int k)
+{
+	static const char *const names[DBT_CLOCK_SYS_N] = {
+		[DBT_CLOCK_SYS_CLOCK_GETTIME] = "clock_gettime",
+		[DBT_CLOCK_SYS_GETTIMEOFDAY] = "gettimeofday",
+		[DBT_CLOCK_SYS_TIME] = "time",
+		[DBT_CLOCK_SYS_CLOCK_NANOSLEEP] = "clock_nanosleep",
+	};
+
+	return k >= 0 && k < DBT_CLOCK_SYS_N ? names[k] : "?";
+}
+
+void clock_snapshot_init(struct clock_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void clock_snapshot_free(struct clock_snapshot *s)
+{
+	free(s->t);
+	memset(s, 0, sizeof(*s));
+}
+
+static int reserve(struct clock_snapshot *s, int want)
+{
+	struct clock_thread_sample *t;
+	int cap = s->cap ? s->cap : 256;
+
+	if (want <= s->cap)
+		return 0;
+	while (cap < want)
+		cap *= 2;
+	t = realloc(s->t, sizeof(*t) * (size_t)cap);
+	if (!t)
+		return -ENOMEM;
+	s->t = t;
+	s->cap = cap;
+	return 0;
+}
+
+struct clock_thread_sample *clock_snapshot_add(struct clock_snapshot *s)
+{
+	if (reserve(s, s->n + 1))
+		return NULL;
+	memset(&s->t[s->n], 0, sizeof(s->t[0]));
+	return &s->t[s->n++];
+}
+
+static int by_tid(const void *a, const void *b)
+{
+	uint32_t x = ((const struct clock_thread_sample *)a)->tid;
+	uint32_t y = ((const struct clock_thread_sample *)b)->tid;
+
+	return x < y ? -1 : x > y;
+}
+
+void clock_snapshot_sort(struct clock_snapshot *s)
+{
+	if (s->n > 1)
+		qsort(s->t, (size_t)s->n, sizeof(s->t[0]), by_tid);
+}
+
+const struct clock_thread_sample *clock_snapshot_find(const struct clock_snapshot *s, uint32_t tid)
+{
+	struct clock_thread_sample key = { .tid = tid };
+
+	if (!s->n)
+		return NULL;
+	return bsearch(&key, s->t, (size_t)s->n, sizeof(s->t[0]), by_tid);
+}
+
+int clock_snapshot_copy(struct clock_snapshot *dst, const struct clock_snapshot *src)
+{
+	if (reserve(dst, src->n))
+		return -ENOMEM;
+	if (src->n)
+		memcpy(dst->t, src->t, sizeof(src->t[0]) * (size_t)src->n);
+	dst->n = src->n;
+	dst->mono_ns = src->mono_ns;
+	dst->stats = src->stats;
+	return 0;
+}
+
+void clock_stats_finish(struct clock_stats *s, double dt_s)
+{
+	uint64_t best = 0;
+
+	s->vdso_pct = s->samples ? 100.0 * (double)s->vdso_samples / (double)s->samples : NAN;
+	s->sys_pct = s->samples ? 100.0 * (double)s->sys_samples / (double)s->samples : NAN;
+	s->top_fn = -1;
+	/* a named function wins a tie against "other" (slot 0) */
+	for (int i = DBT_CLOCK_FN_SLOTS - 1; i >= 0; i--)
+		if (s->vdso[i] > best) {
+			best = s->vdso[i];
+			s->top_fn = i;
+		}
+	for (int k = 0; k < DBT_CLOCK_SYS_N; k++)
+		s->per_s[k] = dt_s > 0 ? (double)s->syscalls[k] / dt_s : 0;
+	s->reads_per_s = s->per_s[DBT_CLOCK_SYS_CLOCK_GETTIME] + s->per_s[DBT_CLOCK_SYS_GETTIMEOFDAY] +
+			 s->per_s[DBT_CLOCK_SYS_TIME];
+}
+
+/* d = b - a, counter by counter (a may be NULL: started at 0). */
+static void thread_delta(const struct dbt_clock_thread *a, const struct dbt_clock_thread *b,
+			 struct clock_stats *d)
+{
+	static const struct dbt_clock_thread zero;
+
+	if (!a || a->pid != b->pid)
+		a = &zero;   /* new, or its tid now belongs to another process */
+	memset(d, 0, sizeof(*d));
+	d->samples = counter_delta(a->samples, b->samples);
+	d->user_samples = counter_delta(a->user_samples, b->user_samples);
+	d->sys_samples = counter_delta(a->sys_samples, b->sys_samples);
+	for (int i = 0; i < DBT_CLOCK_FN_SLOTS; i++) {
+		d->vdso[i] = counter_delta(a->vdso[i], b->vdso[i]);
+		d->vdso_samples += d->vdso[i];
+	}
+	for (int k = 0; k < DBT_CLOCK_SYS_N; k++)
+		d->syscalls[k] = counter_delta(a->syscalls[k], b->syscalls[k]);
+	d->threads = 1;
+}
+
+static bool active(const struct clock_stats *d)
+{
+	if (d->samples)
+		return true;
+	for (int k = 0; k < DBT_CLOCK_SYS_N; k++)
+		if (d->syscalls[k])
+			return true;
+	return false;
+}
+
+static void stats_add(struct clock_stats *a, const struct clock_stats *b)
+{
+	a->threads += b->threads;
+	a->samples += b->samples;
+	a->user_samples += b->user_samples;
+	a->vdso_samples += b->vdso_samples;
+	a->sys_samples += b->sys_samples;
+	for (int i = 0; i < DBT_CLOCK_FN_SLOTS; i++)
+		a->vdso[i] += b->vdso[i];
+	for (int k = 0; k < DBT_CLOCK_SYS_N; k++)
+		a->syscalls[k] += b->syscalls[k];
+}
+
+/* Clock time first (what the findings are about), then CPU, then name. */
+static int cmp_stats(const struct clock_stats *x, const struct clock_stats *y)
+{
+	uint64_t cx = x->vdso_samples + x->sys_samples, cy = y->vdso_samples + y->sys_samples;
+
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int class_cmp(const void *a, const void *b)
+{
+	return cmp_stats(a, b);
+}
+
+static int proc_cmp(const void *a, const void *b)
+{
+	const struct clock_proc_stats *x = a, *y = b;
+	int r = cmp_stats(&x->total, &y->total);
+
+	if (r)
+		return r;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+void clock_interval_free(struct clock_interval *iv)
+{
+	for (int i = 0; i < iv->n_procs; i++)
+		free(iv->procs[i].classes);
+	free(iv->procs);
+	memset(iv, 0, sizeof(*iv));
+}
+
+static bool wanted(const struct sched_filter *f, int pid)
+{
+	if (!f || f->n_pids <= 0)
+		return true;
+	for (int i = 0; i < f->n_pids; i++)
+		if (f->pids[i] == pid)
+			return true;
+	return false;
+}
+
+/* Sums one process's classes from the per-thread deltas. */
+static int build_proc(const struct tgroups *g, const struct tgroup_proc *gp,
+		      const struct clock_stats *delta, double dt_s, struct clock_proc_stats *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->pid = (int)gp->pid;
+	snprintf(p->comm, sizeof(p->comm), "%s", gp->comm);
+	snprintf(p->total.name, sizeof(p->total.name), "%s", gp->comm);
+	p->classes = calloc((size_t)gp->n_classes, sizeof(*p->classes));
+	if (!p->classes)
+		return -ENOMEM;
+	for (int c = 0; c < gp->n_classes; c++)
+		snprintf(p->classes[c].name, sizeof(p->classes[c].name), "%s",
+			 g->class_name[gp->first_class + c]);
+	for (int k = gp->first; k < gp->first + gp->n; k++) {
+		int ti = g->order[k];
+
+		stats_add(&p->classes[g->class_of[ti] - gp->first_class], &delta[ti]);
+	}
+	p->n_classes = gp->n_classes;
+	for (int c = 0; c < p->n_classes; c++) {
+		stats_add(&p->total, &p->classes[c]);
+		clock_stats_finish(&p->classes[c], dt_s);
+	}
+	clock_stats_finish(&p->total, dt_s);
+	qsort(p->classes, (size_t)p->n_classes, sizeof(*p->classes), class_cmp);
+	return 0;
+}
+
+int clock_interval_compute(const struct clock_snapshot *prev, const struct clock_snapshot *cur,
+			   const struct tclass_classifier *classifier, const struct tgroup_namer *namer,
+			   const struct sched_filter *filter, struct clock_interval *out)
+{
+	struct tgroup_thread *act = NULL;
+	struct clock_stats *delta = NULL;
+	struct tgroups g = { 0 };
+	int n = 0, err = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->dt_s = (double)(cur->mono_ns - prev->mono_ns) / 1e9;
+	out->samples = counter_delta(prev->stats.samples, cur->stats.samples);
+	out->idle_samples = counter_delta(prev->stats.idle_samples, cur->stats.idle_samples);
+	out->kthread_samples = counter_delta(prev->stats.kthread_samples, cur->stats.kthread_samples);
+	out->update_failed = counter_delta(prev->stats.update_failed, cur->stats.update_failed);
+	if (!cur->n)
+		return 0;
+	act = malloc(sizeof(*act) * (size_t)cur->n);
+	delta = malloc(sizeof(*delta) * (size_t)cur->n);
+	if (!act || !delta) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* only the threads that did something in the window are named */
+	for (int i = 0; i < cur->n; i++) {
+		const struct clock_thread_sample *b = &cur->t[i];
+		const struct clock_thread_sample *a = clock_snapshot_find(prev, b->tid);
+
+		thread_delta(a ? &a->c : NULL, &b->c, &delta[n]);
+		if (!active(&delta[n]) || !wanted(filter, (int)b->c.pid))
+			continue;
+		act[n].pid = b->c.pid;
+		act[n].tid = b->tid;
+		act[n].comm = b->c.comm;
+		n++;
+	}
+	if (!n)
+		goto out;
+	err = tgroups_build(act, n, classifier, namer, &g);
+	if (err)
+		goto out;
+	out->procs = calloc((size_t)g.n_procs, sizeof(*out->procs));
+	if (!out->procs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < g.n_procs; i++) {
+		struct clock_proc_stats *p = &out->procs[out->n_procs];
+
+		err = build_proc(&g, &g.procs[i], delta, out->dt_s, p);
+		if (err)
+			goto out;
+		/* the process comm is known only once its threads are grouped */
+		if (filter && filter->comm && *filter->comm && strcmp(filter->comm, p->comm)) {
+			free(p->classes);
+			continue;
+		}
+		out->n_procs++;
+	}
+	qsort(out->procs, (size_t)out->n_procs, sizeof(*out->procs), proc_cmp);
+out:
+	tgroups_free(&g);
+	free(act);
+	free(delta);
+	if (err)
+		clock_interval_free(out);
+	return err;
+}
+
+const struct clock_proc_stats *clock_interval_proc(const struct clock_interval *iv, int pid)
+{
+	for (int i = 0; i < iv->n_procs; i++)
+		if (iv->procs[i].pid == pid)
+			return &iv->procs[i];
+	return NULL;
+}
+
+const struct clock_stats *clock_interval_class(const struct clock_interval *iv, int pid,
+					       const char *class_name)
+{
+	const struct clock_proc_stats *p = clock_interval_proc(iv, pid);
+
+	for (int i = 0; p && i < p->n_classes; i++)
+		if (!strcmp(p->classes[i].name, class_name))
+			return &p->classes[i];
+	return NULL;
+}

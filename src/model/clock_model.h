@@ -1,0 +1,108 @@
+/* Clock model: per-thread clock counters in (vDSO samples by function,
+ * samples inside clock syscalls, clock syscall counts), per process and
+ * per thread class out, over any window between two snapshots. Pure. */
+#ifndef DBTRACE_MODEL_CLOCK_MODEL_H
+#define DBTRACE_MODEL_CLOCK_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "dbtrace/clock.h"
+#include "model/sched_model.h"
+#include "model/thread_class.h"
+#include "model/thread_groups.h"
+#include "sysinfo/vdso.h"
+
+/* One thread at one snapshot: the kernel's cumulative counters. */
+struct clock_thread_sample {
+	uint32_t tid;
+	struct dbt_clock_thread c;     /* c.comm is NUL-terminated */
+};
+
+struct clock_snapshot {
+	uint64_t mono_ns;
+	struct clock_thread_sample *t; /* sorted by tid */
+	int n, cap;
+	/* the family's own counters, summed over CPUs, cumulative */
+	struct dbt_clock_stats stats;
+};
+
+/* Names of the vDSO function slots and the ranges the kernel side gets. */
+struct clock_fn_table {
+	char name[DBT_CLOCK_FN_SLOTS][VDSO_NAME_MAX];   /* slot 0: "other" */
+	struct dbt_clock_range range[DBT_CLOCK_FN_SLOTS];
+	uint64_t text_len;             /* the vDSO mapping's size */
+};
+
+/* Slots 1.. get the clock functions first (clock_gettime, gettimeofday,
+ * time, clock_getres, getcpu), then the image's other functions by
+ * address while slots last; what does not fit counts as "other". */
+void clock_fn_table_build(const struct vdso_syms *syms, uint64_t text_len,
+			  struct clock_fn_table *t);
+/* The slot's name; "other" for slot 0 or an unnamed slot. */
+const char *clock_fn_name(const struct clock_fn_table *t, int slot);
+
+/* Syscall names in enum dbt_clock_sys order. */
+const char *clock_sys_name(int k);
+
+/* One class or one process over a window. */
+struct clock_stats {
+	char name[TCLASS_NAME_MAX];
+	int threads;                   /* threads with a sample or a clock syscall */
+	uint64_t samples, user_samples, vdso_samples, sys_samples;
+	uint64_t vdso[DBT_CLOCK_FN_SLOTS];
+	uint64_t syscalls[DBT_CLOCK_SYS_N];
+	/* derived by clock_stats_finish() */
+	double vdso_pct;               /* of its samples; NAN without samples */
+	double sys_pct;                /* in the kernel inside a clock syscall; NAN likewise */
+	int top_fn;                    /* slot with the most vDSO samples; -1: none */
+	double reads_per_s;            /* clock_gettime + gettimeofday + time syscalls /s */
+	double per_s[DBT_CLOCK_SYS_N];
+};
+
+struct clock_proc_stats {
+	int pid;
+	char comm[16];
+	struct clock_stats total;
+	struct clock_stats *classes;   /* by vDSO samples, highest first */
+	int n_classes;
+};
+
+struct clock_interval {
+	double dt_s;
+	struct clock_proc_stats *procs; /* by vDSO + clock-syscall samples, then samples */
+	int n_procs;
+	/* the family over the window (all CPUs) */
+	uint64_t samples, idle_samples, kthread_samples, update_failed;
+};
+
+void clock_snapshot_init(struct clock_snapshot *s);
+void clock_snapshot_free(struct clock_snapshot *s);
+/* Appends a zeroed sample and returns it (NULL on ENOMEM). */
+struct clock_thread_sample *clock_snapshot_add(struct clock_snapshot *s);
+/* Sorts by tid; call once after filling. */
+void clock_snapshot_sort(struct clock_snapshot *s);
+const struct clock_thread_sample *clock_snapshot_find(const struct clock_snapshot *s, uint32_t tid);
+/* Deep copy into dst (dst's buffer is reused). Returns 0 or -ENOMEM. */
+int clock_snapshot_copy(struct clock_snapshot *dst, const struct clock_snapshot *src);
+
+/* The window from prev to cur: per-thread deltas (a thread absent from
+ * prev, or whose tid now belongs to another process, starts at 0) summed
+ * per process and class. Threads with neither a sample nor a clock
+ * syscall in the window are left out, and so are the processes filter
+ * (the sched model's; NULL: all) does not want. namer may be NULL
+ * (thread_class.h names the classes over the threads active in the
+ * window). Returns 0 or -ENOMEM. */
+int clock_interval_compute(const struct clock_snapshot *prev, const struct clock_snapshot *cur,
+			   const struct tclass_classifier *classifier, const struct tgroup_namer *namer,
+			   const struct sched_filter *filter, struct clock_interval *out);
+void clock_interval_free(struct clock_interval *iv);
+
+/* Rates and shares from the raw sums over dt_s seconds. */
+void clock_stats_finish(struct clock_stats *s, double dt_s);
+
+/* Lookups for the outputs (the class view's vDSO % column). NULL: none. */
+const struct clock_proc_stats *clock_interval_proc(const struct clock_interval *iv, int pid);
+const struct clock_stats *clock_interval_class(const struct clock_interval *iv, int pid,
+					       const char *class_name);
+
+#endif

@@ -1,0 +1,149 @@
+#!/usr/bin/env bats
+# sched family: per-class context switches, run-queue delay and on-CPU
+# time, checked against what the kernel itself counts per thread.
+
+load helpers/common
+
+setup() { make_scratch; }
+teardown() {
+	[ -n "${OLD_PID_MAX:-}" ] && echo "$OLD_PID_MAX" >/proc/sys/kernel/pid_max
+	[ -n "${POOL:-}" ] && kill "$POOL" 2>/dev/null
+	[ -n "${BG_PID:-}" ] && kill "$BG_PID" 2>/dev/null
+	remove_scratch
+}
+
+# Starts thread_pool with args; sets POOL to its pid.
+start_pool() {
+	"$TOOLS/thread_pool" "$@" >"$SCRATCH/pool.out" &
+	POOL=$!
+	wait_for_text "$SCRATCH/pool.out" "$POOL"
+	sleep 0.3   # let every thread start
+}
+
+# Prints "vol invol ticks" summed over the pool's threads named $1, from
+# /proc/PID/task/TID/{status,stat}: the kernel's own counters.
+proc_counts() {
+	local name="$1" t
+	for t in /proc/"$POOL"/task/*; do
+		[ "$(cat "$t/comm" 2>/dev/null)" = "$name" ] || continue
+		awk '/^voluntary_ctxt_switches/ { v = $2 } /^nonvoluntary_ctxt_switches/ { n = $2 }
+		     END { printf "%d %d ", v, n }' "$t/status"
+		# utime and stime are fields 14 and 15 (the comm has no spaces here)
+		awk '{ print $14 + $15 }' "$t/stat"
+	done | awk '{ v += $1; n += $2; t += $3 } END { print v, n, t }'
+}
+
+now_s() { date +%s.%N; }
+
+# |a-b| <= max(pct% of b, floor)
+close_to() {
+	awk -v a="$1" -v b="$2" -v p="$3" -v f="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; t = b * p / 100; if (t < f) t = f; exit !(d <= t) }'
+}
+
+class_field() {   # file class field
+	jq -r --arg c "$2" ".processes[] | select(.pid == $POOL) | .classes[] | select(.name == \$c) | .$3" "$1"
+}
+
+@test "probes: the sched family attaches through tp_btf" {
+	run "$DBTRACE" probes
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ sched\ +tp_btf ]]
+}
+
+# The pool lives entirely inside dbtrace's window and reports, just before
+# its threads stop, what the kernel counted for them in
+# /proc/self/task/*/{status,stat}; dbtrace's totals for the same threads
+# must agree. (Comparing rates over two windows that differ by the
+# polling delay fails on bursty loads; whole lifetimes do not.)
+@test "per-class switches and on-CPU time agree with /proc within 10%" {
+	local out="$SCRATCH/run.json"
+	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 7 -i 1 --comm thread_pool -o "$out"
+	wait_for_text "$SCRATCH/err" "capturing to"
+	"$TOOLS/thread_pool" -n 4 -d 4 -c 0-1 >"$SCRATCH/pool.out"
+	wait "$BG_PID"; BG_PID=
+	"$VALIDATE" "$out"
+	cat "$SCRATCH/pool.out"
+	POOL="$(head -1 "$SCRATCH/pool.out")"
+	local hz secs
+	hz="$(getconf CLK_TCK)"
+	secs="$(jq .duration_s "$out")"
+	check() {   # class field(dbtrace, per second) key(pool's count) pct floor
+		local cls="$1" field="$2" key="$3" got want
+		got="$(class_field "$out" "$cls" "$field" | awk -v s="$secs" '{ printf "%.0f", $1 * s }')"
+		want="$(sed -n "s/^count $cls .* $key=\([0-9]*\).*/\1/p" "$SCRATCH/pool.out")"
+		echo "$cls $field: dbtrace $got, kernel $want"
+		close_to "$got" "$want" "$4" "$5"
+	}
+	check TNT_L0_1002 csw_involuntary_per_s invol 10 20
+	check TNT_L0_1002 csw_voluntary_per_s vol 10 20
+	check RpcIO csw_voluntary_per_s vol 10 20
+	check RpcIO csw_involuntary_per_s invol 10 20
+	# on-CPU: dbtrace's % of one core x seconds against utime+stime ticks
+	local cpu_s want_s
+	cpu_s="$(class_field "$out" TNT_L0_1002 oncpu_pct | awk -v s="$secs" '{ print $1 * s / 100 }')"
+	want_s="$(sed -n 's/^count TNT_L0_1002 .*cpu_ticks=\([0-9]*\).*/\1/p' "$SCRATCH/pool.out" |
+		awk -v hz="$hz" '{ print $1 / hz }')"
+	echo "TNT_L0_1002 on-CPU seconds: dbtrace $cpu_s, kernel $want_s"
+	close_to "$cpu_s" "$want_s" 10 0.05
+	[ "$(class_field "$out" TNT_L0_1002 threads)" -eq 4 ]
+	[ "$(class_field "$out" RpcIO threads)" -eq 2 ]
+	jq -e ".processes[] | select(.pid == $POOL) | .cpus_allowed == \"0-1\"" "$out"
+	POOL=
+}
+
+@test "oversubscription fires with 16 busy workers on 2 CPUs and not with 1" {
+	start_pool -n 16 -d 20 -c 0-1
+	"$DBTRACE" capture -d 3 -p "$POOL" -o "$SCRATCH/16.json" 2>/dev/null
+	kill "$POOL"; wait "$POOL" 2>/dev/null || true; POOL=
+	jq -e --argjson p "$(jq '.processes[0].pid' "$SCRATCH/16.json")" \
+		'[.findings[] | select(.id == "oversubscription" and .pid == $p and .class == "TNT_L0_1002")] | length == 1' \
+		"$SCRATCH/16.json"
+	jq -e '.findings[] | select(.id == "oversubscription") |
+	       .severity != null and .evidence.runnable_avg > 2 and .evidence.allowed_cpus == 2 and
+	       .evidence.runq_p99_us > 1000 and (.hint | length) > 0 and .first_interval >= 0' "$SCRATCH/16.json"
+	"$VALIDATE" "$SCRATCH/16.json"
+
+	start_pool -n 1 -d 20 -c 0-1
+	"$DBTRACE" capture -d 3 -p "$POOL" -o "$SCRATCH/1.json" 2>/dev/null
+	jq -e '[.findings[] | select(.id == "oversubscription")] | length == 0' "$SCRATCH/1.json"
+}
+
+@test "--class overrides name the classes; the idle task is never a thread" {
+	start_pool -n 2 -d 20 -c 0-1
+	"$DBTRACE" capture -d 2 -p "$POOL" --class net=RpcIO --class 'workers=TNT_*' -o "$SCRATCH/c.json" 2>/dev/null
+	jq -e "[.processes[] | select(.pid == $POOL) | .classes[].name] | sort == [\"net\", \"workers\"]" "$SCRATCH/c.json"
+	"$DBTRACE" capture -d 2 -o "$SCRATCH/all.json" 2>/dev/null
+	jq -e '[.processes[] | select(.pid == 0 or (.comm | startswith("swapper")))] | length == 0' "$SCRATCH/all.json"
+	run "$DBTRACE" capture -d 1 --class 'noequals' -o "$SCRATCH/x.json"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"bad --class"* ]]
+}
+
+@test "top --batch --view classes shows the pool, filtered by --comm" {
+	start_pool -n 2 -d 20 -c 0-1
+	run "$DBTRACE" top --batch -d 2 --view classes --comm thread_pool
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^ *PID COMM' <<<"$output")" -eq 2 ]
+	[[ "$output" == *"*INVOL/s"* ]]
+	grep -E "^ *$POOL +thread_pool +TNT_L0_1002 +2 " <<<"$output"
+	grep -E "^ *$POOL +thread_pool +RpcIO +2 " <<<"$output"
+	# nothing but the filtered process
+	[ -z "$(grep -E '^ *[0-9]+ ' <<<"$output" | grep -v " thread_pool ")" ]
+}
+
+@test "100k short-lived threads: memory stays capped and evictions are reported" {
+	local out="$SCRATCH/churn.json"
+	# with the default pid_max of 32768 tids recycle and the map never
+	# holds more than 32k threads: raise it so 100k threads are distinct
+	OLD_PID_MAX="$(cat /proc/sys/kernel/pid_max)"
+	echo 4194304 >/proc/sys/kernel/pid_max
+	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 10 -i 5 -o "$out"
+	wait_for_text "$SCRATCH/err" "capturing to"
+	"$TOOLS/thread_churn" -n 100000
+	wait "$BG_PID"; BG_PID=
+	"$VALIDATE" "$out"
+	jq '.overhead' "$out"
+	# 5 s intervals let more than 64k entries pile up: the LRU must evict
+	jq -e '.overhead.thread_evictions > 0' "$out"
+	jq -e '.overhead.max_rss_kb < 30720' "$out"
+}

@@ -1,0 +1,213 @@
+/* Clock-reading load with its own account of what it did, so tests and
+ * the benchmark compare dbtrace's clock numbers with the truth.
+ *
+ *   -m vdso     alternate a segment of clock reads through glibc and the
+ *               vDSO (clock_gettime, gettimeofday or a 3:1 mix) with a
+ *               segment of arithmetic, sized so the clock takes about
+ *               -s SHARE of the time (default 0.4); prints the share it
+ *               measured itself: "vdso_share=41.2 calls=N secs=S rate=R"
+ *               (the clock segments' wall time over the whole run)
+ *   -m syscall  syscall(SYS_clock_gettime) in a loop, bypassing the vDSO;
+ *               prints "calls=N secs=S rate=R"
+ *   -m rare     arithmetic, reading the clock about once a millisecond;
+ *               prints "calls=N secs=S"
+ *
+ * usage: clock_loop [-m vdso|syscall|rare] [-f clock_gettime|gettimeofday|mixed]
+ *                   [-s SHARE] [-d SECONDS] [-c CPU]
+ * Pin it (-c): unpinned, migrations make every figure noisier here.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+enum fn { FN_CGT, FN_GTOD, FN_MIXED };
+
+struct opts {
+	const char *mode;
+	enum fn fn;
+	double share;
+	double seconds;
+	int cpu;
+};
+
+/* Reads per clock segment: long enough that the segment's own two
+ * boundary reads are noise, short (~50 µs) next to a 2 ms sample period
+ * so samples land on both kinds of segment in proportion. */
+#define READS_PER_SEGMENT 2000
+
+static void die(const char *what)
+{
+	fprintf(stderr, "clock_loop: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* volatile sinks: the compiler must not drop the reads or the work */
+static volatile uint64_t sink;
+
+static void clock_segment(enum fn fn, int n)
+{
+	struct timespec ts;
+	struct timeval tv;
+
+	for (int i = 0; i < n; i++) {
+		if (fn == FN_GTOD || (fn == FN_MIXED && (i & 3) == 3)) {
+			gettimeofday(&tv, NULL);
+			sink += (uint64_t)tv.tv_usec;
+		} else {
+			clock_gettime(CLOCK_REALTIME, &ts);
+			sink += (uint64_t)ts.tv_nsec;
+		}
+	}
+}
+
+static void work_segment(uint64_t units)
+{
+	uint64_t x = sink | 1;
+
+	for (uint64_t i = 0; i < units; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+	}
+	sink = x;
+}
+
+static void run_vdso(const struct opts *o)
+{
+	uint64_t start = now_ns(), end = start + (uint64_t)(o->seconds * 1e9);
+	uint64_t clock_ns = 0, work_ns = 0, calls = 0, units = 1000;
+	uint64_t win_clock = 0, win_work = 0;
+	int rounds = 0;
+
+	for (;;) {
+		uint64_t t0 = now_ns(), t1, t2;
+
+		clock_segment(o->fn, READS_PER_SEGMENT);
+		t1 = now_ns();
+		work_segment(units);
+		t2 = now_ns();
+		clock_ns += t1 - t0;
+		work_ns += t2 - t1;
+		win_clock += t1 - t0;
+		win_work += t2 - t1;
+		calls += READS_PER_SEGMENT + 2;
+		if (t2 >= end)
+			break;
+		/* steer the work size towards the target share every 50
+		 * rounds, from what the rounds just took */
+		if (++rounds % 50 == 0 && win_work) {
+			double want = (double)win_clock * (1 - o->share) / o->share;
+			double scale = want / (double)win_work;
+
+			if (scale > 4)
+				scale = 4;
+			if (scale < 0.25)
+				scale = 0.25;
+			units = (uint64_t)((double)units * scale) + 1;
+			win_clock = win_work = 0;
+		}
+	}
+	printf("vdso_share=%.2f calls=%llu secs=%.3f rate=%.0f\n",
+	       100.0 * (double)clock_ns / (double)(clock_ns + work_ns), (unsigned long long)calls,
+	       (double)(clock_ns + work_ns) / 1e9, (double)calls * 1e9 / (double)(clock_ns + work_ns));
+}
+
+static void run_syscall(const struct opts *o)
+{
+	uint64_t start = now_ns(), end = start + (uint64_t)(o->seconds * 1e9), calls = 0, t;
+	struct timespec ts;
+
+	do {
+		/* the clock the loop stops on is read through the vDSO once
+		 * per 1000 calls: all but 0.1% of the reads are syscalls */
+		for (int i = 0; i < 1000; i++) {
+			if (syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts))
+				die("clock_gettime");
+			calls++;
+		}
+		t = now_ns();
+	} while (t < end);
+	printf("calls=%llu secs=%.3f rate=%.0f\n", (unsigned long long)calls,
+	       (double)(t - start) / 1e9, (double)calls * 1e9 / (double)(t - start));
+}
+
+static void run_rare(const struct opts *o)
+{
+	uint64_t start = now_ns(), end = start + (uint64_t)(o->seconds * 1e9), calls = 1, t;
+
+	do {
+		/* about 1 ms of arithmetic per clock read here: a clock read
+		 * costs some 30 ns, so the clock is < 0.01% of the time */
+		work_segment(1000000);
+		t = now_ns();
+		calls++;
+	} while (t < end);
+	printf("calls=%llu secs=%.3f\n", (unsigned long long)calls, (double)(t - start) / 1e9);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { "vdso", FN_MIXED, 0.4, 5, -1 };
+	int c;
+
+	while ((c = getopt(argc, argv, "m:f:s:d:c:")) != -1) {
+		switch (c) {
+		case 'm': o.mode = optarg; break;
+		case 'f':
+			o.fn = !strcmp(optarg, "gettimeofday") ? FN_GTOD
+			     : !strcmp(optarg, "clock_gettime") ? FN_CGT : FN_MIXED;
+			break;
+		case 's': o.share = atof(optarg); break;
+		case 'd': o.seconds = atof(optarg); break;
+		case 'c': o.cpu = atoi(optarg); break;
+		default:
+			fprintf(stderr, "usage: clock_loop [-m vdso|syscall|rare] [-f FN] [-s SHARE] "
+					"[-d SECONDS] [-c CPU]\n");
+			return 2;
+		}
+	}
+	if (o.share <= 0 || o.share >= 1 || o.seconds <= 0) {
+		fprintf(stderr, "clock_loop: need 0 < SHARE < 1 and SECONDS > 0\n");
+		return 2;
+	}
+	pin(o.cpu);
+	if (!strcmp(o.mode, "vdso"))
+		run_vdso(&o);
+	else if (!strcmp(o.mode, "syscall"))
+		run_syscall(&o);
+	else if (!strcmp(o.mode, "rare"))
+		run_rare(&o);
+	else {
+		fprintf(stderr, "clock_loop: unknown mode '%s'\n", o.mode);
+		return 2;
+	}
+	return 0;
+}

@@ -1,0 +1,196 @@
+/* A database-like thread layout for the sched accuracy tests: N busy
+ * worker threads named like OceanBase tenant workers ("TNT_L0_1002") and a
+ * pair of pipe ping-pong network threads ("RpcIO"), the whole process
+ * bound to the CPUs given with -c (default 0-1).
+ *
+ * usage: thread_pool [-n WORKERS] [-d SECONDS] [-c CPULIST]
+ * Prints its pid, runs for SECONDS, then prints what the kernel counted for
+ * its threads, per thread name, read from /proc/self/task just before they
+ * stop: "count NAME threads=N vol=N invol=N cpu_ticks=N". Tests compare a
+ * tracer that watched the whole life of the process against that.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static atomic_int stop;
+
+static void *busy(void *arg)
+{
+	volatile unsigned long x = 0;
+
+	pthread_setname_np(pthread_self(), "TNT_L0_1002");
+	while (!atomic_load_explicit(&stop, memory_order_relaxed))
+		x++;
+	return NULL;
+}
+
+struct pong {
+	int in, out;
+};
+
+static void *rpc(void *arg)
+{
+	struct pong *p = arg;
+	char c = 0;
+
+	pthread_setname_np(pthread_self(), "RpcIO");
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		if (write(p->out, &c, 1) != 1 || read(p->in, &c, 1) != 1)
+			break;
+	}
+	close(p->out);
+	return NULL;
+}
+
+static int bind_cpus(const char *list)
+{
+	cpu_set_t set;
+	char *copy = strdup(list), *tok, *save;
+
+	CPU_ZERO(&set);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int a, b;
+
+		if (sscanf(tok, "%d-%d", &a, &b) == 2)
+			for (int c = a; c <= b; c++)
+				CPU_SET(c, &set);
+		else if (sscanf(tok, "%d", &a) == 1)
+			CPU_SET(a, &set);
+	}
+	free(copy);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+struct tally {
+	char name[16];
+	long threads, vol, invol, ticks;
+};
+
+/* Sums /proc/self/task/TID/{status,stat} per thread name. */
+static int count_threads(struct tally *t, int max)
+{
+	char path[128], line[256], comm[32];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", getpid());
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		int tid = atoi(e->d_name);
+		long vol = 0, invol = 0, ut = 0, st = 0;
+		FILE *f;
+		int k;
+
+		if (tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/status", getpid(), tid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		comm[0] = 0;
+		while (fgets(line, sizeof(line), f)) {
+			sscanf(line, "Name: %31s", comm);
+			sscanf(line, "voluntary_ctxt_switches: %ld", &vol);
+			sscanf(line, "nonvoluntary_ctxt_switches: %ld", &invol);
+		}
+		fclose(f);
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", getpid(), tid);
+		f = fopen(path, "r");
+		if (f) {
+			/* fields 14, 15 after "pid (comm) state": comm has no spaces here */
+			if (fscanf(f, "%*d %*s %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %ld %ld", &ut, &st) != 2)
+				ut = st = 0;
+			fclose(f);
+		}
+		for (k = 0; k < n && strcmp(t[k].name, comm); k++)
+			;
+		if (k == n) {
+			if (n == max)
+				continue;
+			memset(&t[n], 0, sizeof(t[n]));
+			snprintf(t[n].name, sizeof(t[n].name), "%s", comm);
+			n++;
+		}
+		t[k].threads++;
+		t[k].vol += vol;
+		t[k].invol += invol;
+		t[k].ticks += ut + st;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	int n = 4, c;
+	double seconds = 10;
+	const char *cpus = "0-1";
+	int ab[2], ba[2];
+	struct pong p1, p2;
+	pthread_t *th, r1, r2;
+
+	while ((c = getopt(argc, argv, "n:d:c:")) != -1) {
+		switch (c) {
+		case 'n': n = atoi(optarg); break;
+		case 'd': seconds = atof(optarg); break;
+		case 'c': cpus = optarg; break;
+		default:
+			fprintf(stderr, "usage: thread_pool [-n workers] [-d seconds] [-c cpulist]\n");
+			return 2;
+		}
+	}
+	/* threads inherit the binding */
+	if (bind_cpus(cpus)) {
+		perror("sched_setaffinity");
+		return 1;
+	}
+	if (pipe(ab) || pipe(ba)) {
+		perror("pipe");
+		return 1;
+	}
+	th = calloc((size_t)n, sizeof(*th));
+	for (int i = 0; i < n; i++)
+		pthread_create(&th[i], NULL, busy, NULL);
+	p1 = (struct pong){ ba[0], ab[1] };
+	p2 = (struct pong){ ab[0], ba[1] };
+	pthread_create(&r1, NULL, rpc, &p1);
+	pthread_create(&r2, NULL, rpc, &p2);
+	printf("%d\n", getpid());
+	fflush(stdout);
+	{
+		struct timespec ts = { (time_t)seconds, (long)((seconds - (long)seconds) * 1e9) };
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
+	{
+		struct tally t[8];
+		int k = count_threads(t, 8);
+
+		for (int i = 0; i < k; i++)
+			printf("count %s threads=%ld vol=%ld invol=%ld cpu_ticks=%ld\n", t[i].name,
+			       t[i].threads, t[i].vol, t[i].invol, t[i].ticks);
+		fflush(stdout);
+	}
+	atomic_store(&stop, 1);
+	for (int i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	/* the ping-pong pair ends when one side closes its write end */
+	close(ab[1]);
+	close(ba[1]);
+	pthread_join(r1, NULL);
+	pthread_join(r2, NULL);
+	free(th);
+	return 0;
+}
