@@ -1,0 +1,100 @@
+/* The oversubscription rule: more runnable threads than allowed CPUs and a
+ * run-queue p99 above the threshold, both needed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "findings/oversubscription.h"
+
+static struct sched_class_stats cls(const char *name, double runnable, int cpus, double p99)
+{
+	struct sched_class_stats c;
+
+	memset(&c, 0, sizeof(c));
+	snprintf(c.name, sizeof(c.name), "%s", name);
+	c.threads = 16;
+	c.runnable_avg = runnable;
+	c.allowed_cpus = cpus;
+	c.runq_p99_us = p99;
+	c.runq_p50_us = p99 / 4;
+	c.runq_max_us = p99 * 2;
+	c.invol_per_s = 500;
+	return c;
+}
+
+static int check(struct sched_class_stats *classes, int n, struct finding_list *out)
+{
+	struct sched_proc_stats p = { .pid = 42, .comm = "observer", .classes = classes, .n_classes = n };
+	struct sched_interval iv = { .dt_s = 1, .procs = &p, .n_procs = 1 };
+	struct oversub_config cfg;
+
+	oversub_config_default(&cfg);
+	return oversubscription_check(&iv, &cfg, 3, out);
+}
+
+static void test_fires_and_evidence(void **state)
+{
+	struct sched_class_stats c[] = { cls("TNT_L0_1002", 15.8, 2, 24000) };
+	struct finding_list l = { 0 };
+	const struct finding *f;
+
+	assert_int_equal(check(c, 1, &l), 0);
+	assert_int_equal(l.n, 1);
+	f = &l.items[0];
+	assert_string_equal(f->id, "oversubscription");
+	assert_int_equal(f->pid, 42);
+	assert_string_equal(f->class_name, "TNT_L0_1002");
+	assert_int_equal(f->severity, SEV_CRITICAL);   /* 8x the CPUs */
+	assert_int_equal(f->first_interval, 3);
+	assert_non_null(strstr(f->title, "15.8 runnable threads on 2 CPUs"));
+	assert_non_null(strstr(f->hint, "Shrink the pool"));
+	assert_true(f->n_ev >= 8);
+	assert_string_equal(f->ev[0].key, "threads");
+	findings_free(&l);
+}
+
+static void test_each_condition_alone_is_not_enough(void **state)
+{
+	struct sched_class_stats c[] = {
+		cls("busy-but-fast", 15.8, 2, 900),      /* p99 under 1 ms */
+		cls("slow-but-few", 1.5, 2, 50000),      /* fewer runnable than CPUs */
+		cls("unknown-cpus", 15.8, 0, 50000),     /* allowed CPUs unknown */
+		cls("never-waited", 15.8, 2, NAN),
+	};
+	struct finding_list l = { 0 };
+
+	assert_int_equal(check(c, 4, &l), 0);
+	assert_int_equal(l.n, 0);
+	findings_free(&l);
+}
+
+static void test_merge_widens_interval_range(void **state)
+{
+	struct sched_class_stats c[] = { cls("w", 4.5, 2, 5000) };
+	struct finding_list l = { 0 };
+	struct finding f;
+
+	assert_int_equal(check(c, 1, &l), 0);
+	assert_int_equal(l.items[0].severity, SEV_WARNING);
+	f = l.items[0];
+	f.first_interval = f.last_interval = 7;
+	assert_int_equal(findings_merge(&l, &f), 0);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.items[0].first_interval, 3);
+	assert_int_equal(l.items[0].last_interval, 7);
+	findings_free(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fires_and_evidence),
+		cmocka_unit_test(test_each_condition_alone_is_not_enough),
+		cmocka_unit_test(test_merge_widens_interval_range),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,207 @@
+/* Scheduler model: per-thread deltas grouped into processes and classes,
+ * rates, percentiles, and the summary over intervals. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "model/sched_model.h"
+
+#define NS 1000000000ull
+
+static struct sched_thread_sample *add(struct sched_snapshot *s, uint32_t tid, uint32_t pid,
+				       const char *comm, uint64_t oncpu, uint64_t vol, uint64_t invol)
+{
+	struct sched_thread_sample *t = sched_snapshot_add(s);
+
+	t->tid = tid;
+	t->pid = pid;
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	snprintf(t->pcomm, sizeof(t->pcomm), "observer");
+	t->oncpu_ns = oncpu;
+	t->vol = vol;
+	t->invol = invol;
+	return t;
+}
+
+static const struct sched_class_stats *find_class(const struct sched_interval *iv, int pid,
+						  const char *name)
+{
+	for (int i = 0; i < iv->n_procs; i++)
+		for (int k = 0; iv->procs[i].pid == pid && k < iv->procs[i].n_classes; k++)
+			if (!strcmp(iv->procs[i].classes[k].name, name))
+				return &iv->procs[i].classes[k];
+	return NULL;
+}
+
+static void test_classes_rates_and_deltas(void **state)
+{
+	struct sched_snapshot a, b;
+	struct dbt_sched_ival ival[6];
+	struct sched_interval iv;
+	const struct sched_class_stats *w, *r;
+
+	sched_snapshot_init(&a);
+	sched_snapshot_init(&b);
+	a.mono_ns = 10 * NS;
+	b.mono_ns = 12 * NS;   /* 2 s */
+	for (uint32_t i = 0; i < 4; i++)
+		add(&a, 101 + i, 100, "worker-1", NS / 2, 10, 100);
+	add(&b, 100, 100, "observer", 0, 0, 0);   /* the leader: names the process */
+	for (uint32_t i = 0; i < 4; i++)
+		add(&b, 101 + i, 100, i % 2 ? "worker-2" : "worker-1", NS / 2 + NS, 10 + 2, 100 + 40);
+	add(&b, 200, 100, "RpcIO", NS / 10, 5000, 10);   /* new in this interval */
+	sched_snapshot_sort(&a);
+	sched_snapshot_sort(&b);
+	memset(ival, 0, sizeof(ival));
+	/* worker threads waited: 3 runs in [1024, 2048) µs and one exact max */
+	for (int i = 1; i <= 4; i++) {
+		ival[i].runq_hist[10] = 3;
+		ival[i].runq_max_ns = 1900000;
+		ival[i].cpus[0] = 1ull << (i % 2);
+	}
+	ival[3].runq_max_ns = 2000000;
+	b.ival = ival;
+
+	assert_int_equal(sched_interval_compute(&a, &b, NULL, NULL, &iv), 0);
+	assert_int_equal(iv.n_procs, 1);
+	assert_string_equal(iv.procs[0].comm, "observer");
+	assert_int_equal(iv.procs[0].n_classes, 2);   /* the idle leader is left out */
+	w = find_class(&iv, 100, "worker-*");
+	r = find_class(&iv, 100, "RpcIO");
+	assert_non_null(w);
+	assert_non_null(r);
+	assert_int_equal(w->threads, 4);
+	/* 4 threads x 1 s on CPU over 2 s = 200 % */
+	assert_true(fabs(w->oncpu_pct - 200.0) < 1e-9);
+	assert_true(fabs(w->vol_per_s - 4.0) < 1e-9);      /* 4 x 2 / 2 s */
+	assert_true(fabs(w->invol_per_s - 80.0) < 1e-9);   /* 4 x 40 / 2 s */
+	assert_true(w->runq_p50_us >= 1024 && w->runq_p50_us <= 2048);
+	assert_true(w->runq_p99_us <= 2000.0 + 1e-9);      /* never above the exact max */
+	assert_true(fabs(w->runq_max_us - 2000.0) < 1e-9);
+	assert_int_equal(w->cpus[0], 3);
+	/* a thread first seen in this interval counts from zero */
+	assert_true(fabs(r->vol_per_s - 2500.0) < 1e-9);
+	assert_true(isnan(r->runq_p99_us));                /* it never waited */
+	assert_true(fabs(iv.procs[0].total.oncpu_pct - 205.0) < 1e-9);
+	sched_interval_free(&iv);
+	sched_snapshot_free(&a);
+	sched_snapshot_free(&b);
+}
+
+static void test_filter_and_order(void **state)
+{
+	struct sched_snapshot a, b;
+	struct sched_interval iv;
+	int pids[] = { 300 };
+	struct sched_filter f = { pids, 1, NULL };
+
+	sched_snapshot_init(&a);
+	sched_snapshot_init(&b);
+	a.mono_ns = 0;
+	b.mono_ns = NS;
+	add(&b, 300, 300, "mysqld", NS / 10, 1, 1);
+	add(&b, 400, 400, "java", NS / 2, 1, 1);
+	add(&b, 500, 500, "idle", 0, 0, 0);
+	sched_snapshot_sort(&b);
+	assert_int_equal(sched_interval_compute(&a, &b, NULL, NULL, &iv), 0);
+	assert_int_equal(iv.n_procs, 2);                   /* "idle" did nothing */
+	assert_int_equal(iv.procs[0].pid, 400);            /* busiest first */
+	sched_interval_free(&iv);
+	assert_int_equal(sched_interval_compute(&a, &b, NULL, &f, &iv), 0);
+	assert_int_equal(iv.n_procs, 1);
+	assert_int_equal(iv.procs[0].pid, 300);
+	sched_interval_free(&iv);
+	f.n_pids = 0;
+	f.comm = "java";
+	assert_int_equal(sched_interval_compute(&a, &b, NULL, &f, &iv), 0);
+	assert_int_equal(iv.n_procs, 1);
+	assert_int_equal(iv.procs[0].pid, 400);
+	sched_interval_free(&iv);
+	sched_snapshot_free(&b);
+}
+
+static void test_overrides(void **state)
+{
+	struct tclass_override o[2];
+	struct tclass_classifier *c;
+	struct sched_snapshot a, b;
+	struct sched_interval iv;
+	char err[128];
+
+	assert_int_equal(tclass_parse_override("net=RpcIO", &o[0], err, sizeof(err)), 0);
+	assert_int_equal(tclass_parse_override("workers=TNT_*", &o[1], err, sizeof(err)), 0);
+	assert_int_equal(tclass_classifier_new(o, 2, &c), 0);
+	sched_snapshot_init(&a);
+	sched_snapshot_init(&b);
+	b.mono_ns = NS;
+	add(&b, 10, 10, "RpcIO", 1, 1, 1);
+	add(&b, 11, 10, "TNT_L0_1002", 1, 1, 1);
+	add(&b, 12, 10, "TNT_L0_1001", 1, 1, 1);
+	sched_snapshot_sort(&b);
+	assert_int_equal(sched_interval_compute(&a, &b, c, NULL, &iv), 0);
+	assert_non_null(find_class(&iv, 10, "net"));
+	assert_int_equal(find_class(&iv, 10, "workers")->threads, 2);
+	sched_interval_free(&iv);
+	sched_snapshot_free(&b);
+	tclass_classifier_free(c);
+}
+
+static void test_summary_sums_intervals(void **state)
+{
+	struct sched_snapshot s[3];
+	struct sched_interval iv;
+	struct sched_summary sum = { 0 };
+
+	for (int i = 0; i < 3; i++) {
+		sched_snapshot_init(&s[i]);
+		s[i].mono_ns = (uint64_t)i * NS;
+		add(&s[i], 7, 7, "pg", (uint64_t)i * NS / 4, (uint64_t)i * 100, 0);
+	}
+	for (int i = 1; i < 3; i++) {
+		assert_int_equal(sched_interval_compute(&s[i - 1], &s[i], NULL, NULL, &iv), 0);
+		assert_int_equal(sched_summary_add(&sum, &iv), 0);
+		sched_interval_free(&iv);
+	}
+	sched_summary_finish(&sum);
+	assert_int_equal(sum.n_procs, 1);
+	assert_true(fabs(sum.seconds - 2.0) < 1e-9);
+	assert_true(fabs(sum.procs[0].classes[0].vol_per_s - 100.0) < 1e-9);
+	assert_true(fabs(sum.procs[0].classes[0].oncpu_pct - 25.0) < 1e-9);
+	assert_int_equal(sum.procs[0].classes[0].threads, 1);
+	sched_summary_free(&sum);
+	for (int i = 0; i < 3; i++)
+		sched_snapshot_free(&s[i]);
+}
+
+static void test_cpus_format(void **state)
+{
+	uint64_t cpus[DBT_SCHED_CPU_WORDS] = { 0xf | (1ull << 8), 1, 0, 0 };
+	char buf[64];
+
+	sched_cpus_format(cpus, false, buf, sizeof(buf));
+	assert_string_equal(buf, "0-3,8,64");
+	sched_cpus_format(cpus, true, buf, sizeof(buf));
+	assert_string_equal(buf, "0-3,8,64,+");
+	memset(cpus, 0, sizeof(cpus));
+	sched_cpus_format(cpus, false, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	cpus[3] = 1ull << 63;
+	sched_cpus_format(cpus, false, buf, 4);   /* too small: cut, terminated */
+	assert_true(strlen(buf) < 4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_classes_rates_and_deltas),
+		cmocka_unit_test(test_filter_and_order),
+		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_summary_sums_intervals),
+		cmocka_unit_test(test_cpus_format),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
