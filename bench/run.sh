@@ -20,9 +20,20 @@ trap 'rm -rf "$WORK"' EXIT
 # --- loads: each prints one throughput number (operations/s) -------------
 # Pinned to CPU 1: unpinned cross-CPU wake-ups swing 10x between runs here.
 load_tcp_rr() { "$TOOLS/tcp_rr" -d "$SECS" -c 1 -S 1 | sed -n 's/.*rate=\([0-9]*\).*/\1/p'; }
+# both ends on one CPU: the highest context-switch rate this machine reaches
+load_pipe() { "$TOOLS/pipe_pingpong" -d "$SECS" -a 1 -b 1 | sed -n 's/.*rate=\([0-9]*\).*/\1/p'; }
+# the clock family's two costs: CPU-clock samples on a vDSO-bound loop,
+# and the syscall-entry hook on a loop of real clock syscalls
+load_clock_vdso() { "$TOOLS/clock_loop" -m vdso -s 0.4 -d "$SECS" -c 1 | sed -n 's/.*rate=\([0-9]*\).*/\1/p'; }
+load_clock_sys() { "$TOOLS/clock_loop" -m syscall -d "$SECS" -c 1 | sed -n 's/.*rate=\([0-9]*\).*/\1/p'; }
 
-LOADS=(tcp_rr)
-declare -A LOAD_DESC=([tcp_rr]="loopback TCP request/response, 64 B, pinned to CPU 1")
+LOADS=(tcp_rr pipe clock_vdso clock_sys)
+declare -A LOAD_DESC=(
+	[tcp_rr]="loopback TCP request/response, 64 B, pinned to CPU 1"
+	[pipe]="pipe ping-pong between two threads on CPU 1, round trips/s"
+	[clock_vdso]="clock_gettime/gettimeofday through the vDSO, 40% of CPU 1, calls/s"
+	[clock_sys]="syscall(SYS_clock_gettime) loop on CPU 1, calls/s"
+)
 
 # --- configurations: run "$@" (the load) under some tracer ---------------
 run_baseline() { "$@"; }
@@ -41,7 +52,20 @@ run_dbtrace() {
 	echo "$rate"
 }
 
-CONFIGS=(baseline dbtrace)
+# libbpf-tools' runqlat (Debian package libbpf-tools): the anchor for the
+# scheduler probes, printing once per second like dbtrace.
+run_runqlat() {
+	local pid rate
+	runqlat 1 1000 >/dev/null 2>&1 &
+	pid=$!
+	sleep 1   # past its load and attach
+	rate="$("$@")"
+	kill -INT "$pid"
+	wait "$pid" 2>/dev/null || true
+	echo "$rate"
+}
+
+CONFIGS=(baseline dbtrace runqlat)
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 

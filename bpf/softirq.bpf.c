@@ -39,6 +39,34 @@ struct {
 	__type(value, struct dbt_softirq_state);
 } softirq_state SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, DBT_SOFTIRQ_CHARGE_MAX);
+	__type(key, __u32);
+	__type(value, struct dbt_softirq_charge);
+} softirq_charge SEC(".maps");
+
+/* Charges a finished handler run to the task it interrupted: in softirq
+ * context "current" is that task (or ksoftirqd, or the idle task). */
+static __always_inline void charge(unsigned int vec, __u64 ns)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct dbt_softirq_charge *c, fresh = {};
+
+	if (!tid || !ns)
+		return;
+	c = bpf_map_lookup_elem(&softirq_charge, &tid);
+	if (!c) {
+		bpf_map_update_elem(&softirq_charge, &tid, &fresh, BPF_NOEXIST);
+		c = bpf_map_lookup_elem(&softirq_charge, &tid);
+		if (!c)
+			return;
+	}
+	__sync_fetch_and_add(&c->total_ns, ns);
+	if (vec == DBT_SOFTIRQ_NET_RX || vec == DBT_SOFTIRQ_NET_TX)
+		__sync_fetch_and_add(&c->net_ns, ns);
+}
+
 static __always_inline int lookup(struct dbt_softirq_cpu **st, struct dbt_softirq_state **s)
 {
 	__u32 zero = 0;
@@ -107,6 +135,7 @@ static __always_inline void on_exit(unsigned int vec)
 		delta = 0;
 	st->time_ns[vec] += delta;
 	s->in_sirq = 0;
+	charge(vec, delta);
 }
 
 static __always_inline void on_hardirq_entry(void)

@@ -46,6 +46,15 @@ struct dbt_softirq_cpu {
 	__u64 unmatched;
 };
 
+/* Softirq time charged to the task it interrupted (map softirq_charge,
+ * key: tid; the idle task is never charged). A thread's on-CPU time
+ * includes these: the share is what the thread lost to softirqs. */
+#define DBT_SOFTIRQ_CHARGE_MAX 65536
+struct dbt_softirq_charge {
+	__u64 total_ns;
+	__u64 net_ns;                      /* NET_RX + NET_TX */
+};
+
 /* Per-CPU bookkeeping between entry and exit events. */
 struct dbt_softirq_state {
 	__u64 sirq_start_ns;

@@ -202,6 +202,7 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 	iv.sched = sip;
 	iv.clock = cip;
 	iv.clock_fns = &st->col->clock.fns;
+	iv.clock_hz = st->col->clock.sample_hz;
 	iv.findings = &st->now;
 	iv.lost_events = res->lost_events;
 	iv.thread_evictions = res->thread_evictions;

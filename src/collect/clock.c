@@ -1,5 +1,5 @@
 #include "collect/clock.h"
-#include "core/bpf_dump.h"
+#include "core/bpf_batch.h"
 #include "core/bpf_percpu.h"
 #include "core/bpf_perf.h"
 #include "core/log.h"
@@ -202,11 +202,17 @@ int clock_collector_open(struct clock_collector *c, unsigned int sample_hz,
 	return 0;
 }
 
-static int add_chunk(void *ctx, const void *keys, const void *values, uint32_t n)
+struct read_ctx {
+	struct clock_collector *c;
+	struct clock_snapshot *snap;
+};
+
+static int add_chunk(void *ctx, uint32_t n)
 {
-	struct clock_snapshot *snap = ctx;
-	const uint32_t *k = keys;
-	const struct dbt_clock_thread *v = values;
+	struct read_ctx *r = ctx;
+	struct clock_snapshot *snap = r->snap;
+	const uint32_t *k = r->c->keys;
+	const struct dbt_clock_thread *v = r->c->values;
 
 	for (uint32_t i = 0; i < n; i++) {
 		struct clock_thread_sample *t = clock_snapshot_add(snap);
@@ -222,13 +228,14 @@ static int add_chunk(void *ctx, const void *keys, const void *values, uint32_t n
 
 int clock_collector_read(struct clock_collector *c, struct clock_snapshot *snap)
 {
+	struct read_ctx r = { c, snap };
 	__u32 zero = 0;
 	int err;
 
 	snap->n = 0;
 	snap->mono_ns = mono_ns();
-	err = map_stream(c->threads_fd, c->keys, c->values, CLOCK_CHUNK, false,
-			 2u * DBT_CLOCK_MAX_THREADS, add_chunk, snap);
+	err = bpf_hash_stream(c->threads_fd, c->keys, c->values, CLOCK_CHUNK, false,
+			      DBT_CLOCK_MAX_THREADS, add_chunk, &r);
 	if (err)
 		return err;
 	clock_snapshot_sort(snap);

@@ -49,6 +49,8 @@ int collectors_snapshot(struct collectors *c, struct world_snapshot *w)
 	w->have_sched = c->on[FAM_SCHED];
 	if (w->have_sched) {
 		err = sched_collector_read(&c->sched, &w->sched);
+		if (!err && c->on[FAM_SOFTIRQ])
+			err = softirq_collector_charge(&c->softirq, &w->sched);
 		if (err)
 			return err;
 	}

@@ -1,4 +1,5 @@
 #include "collect/sched.h"
+#include "core/bpf_batch.h"
 #include "core/bpf_percpu.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
@@ -72,42 +73,16 @@ int sched_collector_open(struct sched_collector *c, struct probe_report *rep)
 	return 0;
 }
 
-/* Streams a hash map with batch lookups in chunks of SCHED_CHUNK, calling
- * fn for each chunk; deletes what it read when asked (the per-interval
- * map). Returns 0 or -errno. */
-static int stream_map(struct sched_collector *c, int fd, void *values, bool and_delete,
-		      int (*fn)(struct sched_collector *c, void *ctx, uint32_t n), void *ctx)
+struct take_ctx {
+	struct sched_collector *c;
+	struct sched_snapshot *snap;
+};
+
+static int take_threads(void *arg, uint32_t n)
 {
-	uint32_t in = 0, out = 0, seen = 0;
-	bool first = true;
-
-	for (;;) {
-		uint32_t count = SCHED_CHUNK;
-		int err, rc;
-
-		err = and_delete
-			? bpf_map_lookup_and_delete_batch(fd, first ? NULL : &in, &out, c->keys,
-							  values, &count, NULL)
-			: bpf_map_lookup_batch(fd, first ? NULL : &in, &out, c->keys, values,
-					       &count, NULL);
-		if (err && errno != ENOENT)
-			return -errno;
-		rc = count ? fn(c, ctx, count) : 0;
-		if (rc)
-			return rc;
-		seen += count;
-		if (err)   /* ENOENT: the map is exhausted */
-			return 0;
-		in = out;
-		first = false;
-		if (seen >= DBT_SCHED_MAX_THREADS * 2u)
-			return 0;   /* never loop on a map that keeps changing */
-	}
-}
-
-static int take_threads(struct sched_collector *c, void *ctx, uint32_t n)
-{
-	struct sched_snapshot *snap = ctx;
+	struct take_ctx *tc = arg;
+	struct sched_collector *c = tc->c;
+	struct sched_snapshot *snap = tc->snap;
 
 	for (uint32_t i = 0; i < n; i++) {
 		const struct dbt_sched_thread *tv = &c->chunk.thread[i];
@@ -131,9 +106,11 @@ static int take_threads(struct sched_collector *c, void *ctx, uint32_t n)
 	return 0;
 }
 
-static int take_ival(struct sched_collector *c, void *ctx, uint32_t n)
+static int take_ival(void *arg, uint32_t n)
 {
-	struct sched_snapshot *snap = ctx;
+	struct take_ctx *tc = arg;
+	struct sched_collector *c = tc->c;
+	struct sched_snapshot *snap = tc->snap;
 
 	for (uint32_t i = 0; i < n; i++) {
 		int idx = sched_snapshot_index(snap, c->keys[i]);
@@ -169,6 +146,7 @@ static void delete_exited(struct sched_collector *c)
 
 int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 {
+	struct take_ctx tc = { c, snap };
 	uint64_t inserts = 0, failed = 0;
 	__u32 zero = 0;
 	int err;
@@ -180,7 +158,8 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 	err = percpu_lookup(c->cur_fd, &zero, c->cur, sizeof(*c->cur));
 	if (err)
 		return err;
-	err = stream_map(c, c->threads_fd, c->chunk.thread, false, take_threads, snap);
+	err = bpf_hash_stream(c->threads_fd, c->keys, c->chunk.thread, SCHED_CHUNK, false,
+			      DBT_SCHED_MAX_THREADS, take_threads, &tc);
 	if (err)
 		return err;
 	sched_snapshot_sort(snap);
@@ -208,7 +187,8 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 	}
 	if (snap->n)
 		memset(c->ival, 0, sizeof(*c->ival) * (size_t)snap->n);
-	err = stream_map(c, c->ival_fd, c->chunk.ival, true, take_ival, snap);
+	err = bpf_hash_stream(c->ival_fd, c->keys, c->chunk.ival, SCHED_CHUNK, true,
+			      DBT_SCHED_MAX_THREADS, take_ival, &tc);
 	if (err)
 		return err;
 	snap->ival = c->ival;

@@ -31,6 +31,7 @@ struct interval_view {
 	const struct sched_interval *sched;   /* NULL when the family is off */
 	const struct clock_interval *clock;   /* NULL when the family is off */
 	const struct clock_fn_table *clock_fns;  /* names of the vDSO function slots */
+	unsigned int clock_hz;                /* its sample rate */
 	const struct finding_list *findings;  /* raised in this interval */
 	uint64_t lost_events;          /* so far, all families */
 	uint64_t thread_evictions;     /* so far: per-thread state the LRU dropped */

@@ -81,6 +81,13 @@ void sched_class_finish(struct sched_class_stats *c, double dt_s)
 	c->invol_per_s = dt_s > 0 ? (double)c->invol / dt_s : 0;
 	c->migrations_per_s = dt_s > 0 ? (double)c->migrations / dt_s : 0;
 	c->runnable_avg = ns > 0 ? (double)(c->oncpu_ns + c->runq_ns) / ns : 0;
+	c->softirq_lost_pct = c->oncpu_ns ? 100.0 * (double)c->sirq_ns / (double)c->oncpu_ns : 0;
+	c->net_softirq_lost_pct = c->oncpu_ns ? 100.0 * (double)c->net_sirq_ns / (double)c->oncpu_ns : 0;
+	/* charge and on-CPU time are read microseconds apart */
+	if (c->softirq_lost_pct > 100)
+		c->softirq_lost_pct = 100;
+	if (c->net_softirq_lost_pct > 100)
+		c->net_softirq_lost_pct = 100;
 	c->runq_p50_us = hist_percentile(c->runq_hist, DBT_HIST_SLOTS, 0.50);
 	c->runq_p99_us = hist_percentile(c->runq_hist, DBT_HIST_SLOTS, 0.99);
 	c->runq_max_us = hist_total(c->runq_hist, DBT_HIST_SLOTS) ? (double)c->runq_max_ns / 1000.0 : NAN;
@@ -99,6 +106,8 @@ static void class_add(struct sched_class_stats *a, const struct sched_class_stat
 	a->vol += b->vol;
 	a->invol += b->invol;
 	a->migrations += b->migrations;
+	a->sirq_ns += b->sirq_ns;
+	a->net_sirq_ns += b->net_sirq_ns;
 	if (b->runq_max_ns > a->runq_max_ns)
 		a->runq_max_ns = b->runq_max_ns;
 	for (int i = 0; i < DBT_HIST_SLOTS; i++)
@@ -120,6 +129,8 @@ static void thread_add(struct sched_class_stats *c, const struct sched_thread_sa
 	c->vol += counter_delta(a->vol, b->vol);
 	c->invol += counter_delta(a->invol, b->invol);
 	c->migrations += counter_delta(a->migrations, b->migrations);
+	c->sirq_ns += counter_delta(a->sirq_ns, b->sirq_ns);
+	c->net_sirq_ns += counter_delta(a->net_sirq_ns, b->net_sirq_ns);
 	c->threads++;
 	if (!iv)
 		return;

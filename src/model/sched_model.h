@@ -18,6 +18,8 @@ struct sched_thread_sample {
 	bool exited;
 	uint64_t oncpu_ns;             /* includes the run in progress */
 	uint64_t runq_ns, vol, invol, migrations;
+	/* softirq time charged to it (softirq family; part of oncpu_ns) */
+	uint64_t sirq_ns, net_sirq_ns;
 };
 
 struct sched_snapshot {
@@ -41,8 +43,11 @@ struct sched_class_stats {
 	double vol_per_s, invol_per_s, migrations_per_s;
 	double runq_p50_us, runq_p99_us, runq_max_us;   /* NAN: no wait seen */
 	double runnable_avg;           /* mean threads running or waiting to run */
+	double softirq_lost_pct;       /* of its on-CPU time, spent in softirqs that interrupted it */
+	double net_softirq_lost_pct;   /* the NET_RX + NET_TX part of that */
 	/* raw sums, kept for the summary and the findings */
 	uint64_t oncpu_ns, runq_ns, vol, invol, migrations, runq_max_ns;
+	uint64_t sirq_ns, net_sirq_ns;
 	__u64 runq_hist[DBT_HIST_SLOTS];
 	uint64_t cpus[DBT_SCHED_CPU_WORDS];
 	bool cpus_beyond;

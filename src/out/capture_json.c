@@ -176,6 +176,8 @@ static json_object *class_fields(json_object *o, const struct sched_class_stats 
 	json_object_object_add(o, "runq_max_us", num(c->runq_max_us));
 	json_object_object_add(o, "migrations_per_s", num(c->migrations_per_s));
 	json_object_object_add(o, "runnable_avg", num(c->runnable_avg));
+	json_object_object_add(o, "softirq_lost_pct", num(c->softirq_lost_pct));
+	json_object_object_add(o, "net_softirq_lost_pct", num(c->net_softirq_lost_pct));
 	json_object_object_add(o, "cpus_ran_on", json_object_new_string(cpus));
 	return o;
 }
@@ -366,6 +368,8 @@ int capture_add_interval(struct capture_writer *w, const struct interval_view *i
 	json_object_object_add(o, "cpus", cpu_array(iv->rows, iv->ncpus));
 	if (iv->sched)
 		add_processes(o, iv->sched->procs, iv->sched->n_procs);
+	if (iv->clock)
+		json_object_object_add(o, "clock", clock_object(iv->clock, iv->clock_fns, iv->clock_hz));
 	if (w->intervals++)
 		fputc(',', w->f);
 	fputs("\n", w->f);

@@ -29,6 +29,7 @@ static double get_p99(const struct class_row *r) { return r->cls->runq_p99_us; }
 static double get_max(const struct class_row *r) { return r->cls->runq_max_us; }
 static double get_mig(const struct class_row *r) { return r->cls->migrations_per_s; }
 static double get_runnable(const struct class_row *r) { return r->cls->runnable_avg; }
+static double get_silost(const struct class_row *r) { return r->cls->softirq_lost_pct; }
 
 static const struct column columns[] = {
 	{ 'p', "PID", 7, COL_PID, get_pid, 0 },
@@ -43,6 +44,7 @@ static const struct column columns[] = {
 	{ '9', "RQp99us", 8, COL_US, get_p99, 0 },
 	{ 'M', "RQmaxus", 8, COL_US, get_max, 0 },
 	{ 'm', "MIG/s", 7, COL_NUM, get_mig, 0 },
+	{ 'L', "%SILOST", 7, COL_NUM, get_silost, 1 },
 	{ 0, "CPUS", 0, COL_TEXT, NULL, 0 },
 };
 #define NCOLS (sizeof(columns) / sizeof(columns[0]))
@@ -63,7 +65,7 @@ bool class_table_valid_key(char key)
 const char *class_table_key_help(void)
 {
 	return "sort: p pid  t threads  C %cpu  V vol/s  I invol/s  R runnable  5/9/M runq p50/p99/max  "
-	       "m migrations   v cpu view  q quit";
+	       "m migrations  L lost to softirq   v cpu view  q quit";
 }
 
 static size_t put(char *buf, size_t len, size_t at, const char *fmt, ...)

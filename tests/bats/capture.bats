@@ -98,3 +98,20 @@ teardown() {
 	[[ "$output" == *"No space left on device"*"no file written"* ]]
 	[ "$listing" = filler ]
 }
+
+@test "softirq time is charged to the thread it interrupted, and adds up" {
+	local out="$SCRATCH/run.json"
+	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 3 -o "$out"
+	wait_for_text "$SCRATCH/err" "capturing to"
+	"$TOOLS/tcp_rr" -d 4 -c 1 -S 1 >/dev/null
+	wait "$BG_PID"; BG_PID=
+	"$VALIDATE" "$out"
+	# loopback NET_RX runs on CPU 1 inside tcp_rr's own syscalls: nearly
+	# all of it must be charged to tcp_rr's threads
+	local charged net
+	charged="$(jq '[.processes[] | select(.comm == "tcp_rr") | .oncpu_pct * .net_softirq_lost_pct / 100] | add' "$out")"
+	net="$(jq '.cpus[] | select(.cpu == 1) | .softirq_pct.net_rx + .softirq_pct.net_tx' "$out")"
+	echo "tcp_rr charged NET softirq: $charged % of a core; CPU 1 NET_RX+NET_TX: $net %"
+	awk -v c="$charged" -v n="$net" 'BEGIN { exit !(n > 1 && c >= 0.8 * n && c <= 1.05 * n) }'
+	jq -e '.processes[] | select(.comm == "tcp_rr") | .classes[0].softirq_lost_pct >= .classes[0].net_softirq_lost_pct' "$out"
+}
