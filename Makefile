@@ -2,6 +2,7 @@
 # are the two commands of README.md and install dependencies first.
 # V=1 shows the full commands.
 
+SHELL      := /bin/bash
 BUILD      ?= build
 PREFIX     ?= /usr/local
 CC         ?= cc
@@ -28,7 +29,9 @@ CFLAGS     ?= -O2 -g
 CFLAGS     += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
               -MMD -MP -Iinclude -Isrc -I$(BUILD) \
               -DDBTRACE_VERSION='"$(VERSION)"' -DDBTRACE_GIT_REV='"$(GIT_REV)"'
-LDLIBS     := -lbpf -lelf -lz -lncursesw -ljson-c -lm
+# What the pure library needs; the binary adds libbpf.
+LIB_LDLIBS := -lelf -lz -lncursesw -ljson-c -lm
+LDLIBS     := -lbpf $(LIB_LDLIBS)
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
               -MMD -MP -Iinclude -Ibpf -I$(BUILD)
 
@@ -128,7 +131,7 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libdbtrace.a
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -DFIXTURES='"$(CURDIR)/tests/fixtures"' \
 		-DSHARED_FIXTURES='"$(abspath $(CURDIR)/../shared/fixtures)"' \
-		$< $(BUILD)/libdbtrace.a -o $@ -lcmocka -lncursesw -ljson-c -lelf -lm
+		$< $(BUILD)/libdbtrace.a -o $@ -lcmocka $(LIB_LDLIBS)
 
 # Load generators for the integration tests and the benchmark.
 $(BUILD)/tests/tools/%: tests/tools/%.c
@@ -148,3 +151,27 @@ vmtest: all tools
 	$(Q)scripts/vmtest.sh --kernel cloud tests/bats
 vmtest-rt: all tools
 	$(Q)scripts/vmtest.sh --kernel rt tests/bats
+
+# libFuzzer over the command line, the --class parser and every /proc and
+# /sys parser (tests/fuzz/fuzz_*.c), FUZZ_SECONDS each, seeds in
+# tests/fuzz/corpus/<target>/. Crashes land in build/fuzz/; each one
+# fixed becomes a regression case in the unit tests.
+FUZZ_SECONDS ?= 30
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+               -std=gnu11 -Iinclude -Isrc -I$(BUILD)
+.PHONY: fuzz
+fuzz: $(FUZZ_BINS)
+	$(Q)for f in $(FUZZ_BINS); do \
+		t=$${f##*/fuzz_}; mkdir -p $(BUILD)/fuzz/corpus-$$t; \
+		echo "== $$t ($(FUZZ_SECONDS) s)"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -artifact_prefix=$(BUILD)/fuzz/$$t- \
+			$(BUILD)/fuzz/corpus-$$t tests/fuzz/corpus/$$t 2>&1 | grep -E '^Done|ERROR|SUMMARY|^artifact' ; \
+		test $${PIPESTATUS[0]} -eq 0 || exit 1; \
+	done
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) | $(BUILD)
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) $< $(LIB_SRCS) -o $@ $(LIB_LDLIBS)

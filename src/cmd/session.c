@@ -37,11 +37,16 @@ void session_result_free(struct session_result *res)
 	findings_free(&res->findings);
 }
 
+/* Enough for the busiest processes of any real host; the capture lists
+ * as many (CAPTURE_MAX_PROCS). */
+#define SESSION_JUDGED_PROCS 64
+
 /* The CPUs each reported process may use: the one piece of I/O the
  * findings need, done here so the model and the rules stay pure. */
 static void fill_allowed_cpus(struct sched_interval *si)
 {
-	for (int i = 0; i < si->n_procs; i++) {
+	/* processes come busiest first: the rest are neither shown nor judged */
+	for (int i = 0; i < si->n_procs && i < SESSION_JUDGED_PROCS; i++) {
 		struct sched_proc_stats *p = &si->procs[i];
 		struct dbt_cpuset set;
 		int n = 0;
@@ -174,8 +179,14 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 		sip = &si;
 	}
 	if (cur->have_clock) {
-		err = clock_interval_compute(&prev->clock, &cur->clock, st->classifier, NULL,
-					     &st->filter, &ci);
+		struct clock_sched_namer sn = { 0 };
+		bool named = cur->have_sched &&
+			     !clock_sched_namer_init(&sn, &cur->sched, st->classifier);
+
+		/* the sched model's classes, so the class view can join them */
+		err = clock_interval_compute(&prev->clock, &cur->clock, st->classifier,
+					     named ? &sn.namer : NULL, &st->filter, &ci);
+		clock_sched_namer_free(&sn);
 		if (err) {
 			sched_interval_free(&si);
 			return err;

@@ -41,9 +41,8 @@ int collectors_snapshot(struct collectors *c, struct world_snapshot *w)
 		if (err)
 			return err;
 	}
-	err = procstat_read(NULL, c->stat_buf, snap->ncpus);
-	if (err < 0)
-		return err;
+	/* an unreadable /proc/stat costs the usr/sys/idle columns, not the run */
+	snap->have_stat = procstat_read(NULL, c->stat_buf, snap->ncpus) > 0;
 	for (int cpu = 0; cpu < snap->ncpus; cpu++)
 		snap->cpu[cpu].stat = c->stat_buf[cpu];
 	w->have_sched = c->on[FAM_SCHED];

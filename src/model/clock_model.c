@@ -335,6 +335,49 @@ out:
 	return err;
 }
 
+static int sched_class_of(void *ctx, uint32_t pid, uint32_t tid, char *name, size_t len)
+{
+	const struct clock_sched_namer *n = ctx;
+	const struct sched_thread_sample *t = sched_snapshot_find(n->s, tid);
+
+	if (!t || t->pid != pid)
+		return -ENOENT;
+	snprintf(name, len, "%s", n->g.class_name[n->g.class_of[t - n->s->t]]);
+	return 0;
+}
+
+int clock_sched_namer_init(struct clock_sched_namer *n, const struct sched_snapshot *s,
+			   const struct tclass_classifier *classifier)
+{
+	struct tgroup_thread *t;
+	int err;
+
+	memset(n, 0, sizeof(*n));
+	t = malloc(sizeof(*t) * (size_t)(s->n ? s->n : 1));
+	if (!t)
+		return -ENOMEM;
+	/* indices into s->t, so a lookup by tid finds the class directly */
+	for (int i = 0; i < s->n; i++) {
+		t[i].pid = s->t[i].pid;
+		t[i].tid = s->t[i].tid;
+		t[i].comm = s->t[i].comm;
+	}
+	err = tgroups_build(t, s->n, classifier, NULL, &n->g);
+	free(t);
+	if (err)
+		return err;
+	n->s = s;
+	n->namer.ctx = n;
+	n->namer.class_of = sched_class_of;
+	return 0;
+}
+
+void clock_sched_namer_free(struct clock_sched_namer *n)
+{
+	tgroups_free(&n->g);
+	memset(n, 0, sizeof(*n));
+}
+
 const struct clock_proc_stats *clock_interval_proc(const struct clock_interval *iv, int pid)
 {
 	for (int i = 0; i < iv->n_procs; i++)

@@ -100,6 +100,21 @@ void clock_interval_free(struct clock_interval *iv);
 /* Rates and shares from the raw sums over dt_s seconds. */
 void clock_stats_finish(struct clock_stats *s, double dt_s);
 
+/* Names threads exactly as the sched model names them in snapshot s
+ * (thread_class.h's rules over all of a process's threads in s), so the
+ * clock and sched tables of one interval group threads into the same
+ * classes and the class view can put a vDSO % beside each sched class.
+ * A thread s does not hold falls back to the clock model's own naming. */
+struct clock_sched_namer {
+	const struct sched_snapshot *s;
+	struct tgroups g;
+	struct tgroup_namer namer;     /* pass &namer to clock_interval_compute() */
+};
+
+int clock_sched_namer_init(struct clock_sched_namer *n, const struct sched_snapshot *s,
+			   const struct tclass_classifier *classifier);
+void clock_sched_namer_free(struct clock_sched_namer *n);
+
 /* Lookups for the outputs (the class view's vDSO % column). NULL: none. */
 const struct clock_proc_stats *clock_interval_proc(const struct clock_interval *iv, int pid);
 const struct clock_stats *clock_interval_class(const struct clock_interval *iv, int pid,

@@ -92,12 +92,23 @@ void cpu_rows_compute(const struct cpu_snapshot *prev, const struct cpu_snapshot
 		r->cpu = c;
 		for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
 			r->wait_p99_us[v] = NAN;
-		r->valid = c < prev->ncpus && a->stat.online && b->stat.online;
+		/* without /proc/stat every possible CPU is taken as online */
+		r->valid = c < prev->ncpus && (!prev->have_stat || a->stat.online) &&
+			   (!cur->have_stat || b->stat.online);
 		if (!r->valid)
 			continue;
-		stat_shares(&a->stat, &b->stat, r);
-		if (prev->have_sirq && cur->have_sirq)
+		if (prev->have_stat && cur->have_stat)
+			stat_shares(&a->stat, &b->stat, r);
+		else
+			r->usr_pct = r->sys_pct = r->iowait_pct = r->idle_pct = r->steal_pct = NAN;
+		r->have_sirq = prev->have_sirq && cur->have_sirq;
+		if (r->have_sirq) {
 			sirq_shares(&a->sirq, &b->sirq, wall_ns, r);
+		} else {
+			for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
+				r->softirq_pct[v] = NAN;
+			r->softirq_total_pct = r->hardirq_pct = NAN;
+		}
 	}
 }
 
@@ -113,6 +124,7 @@ int cpu_rows_total(const struct cpu_row *rows, int n, struct cpu_row *t)
 		if (!r->valid)
 			continue;
 		valid++;
+		t->have_sirq = r->have_sirq;
 		t->usr_pct += r->usr_pct;
 		t->sys_pct += r->sys_pct;
 		t->iowait_pct += r->iowait_pct;

@@ -18,6 +18,7 @@ struct cpu_snapshot {
 	uint64_t mono_ns;              /* CLOCK_MONOTONIC when taken */
 	int ncpus;                     /* possible CPUs */
 	bool have_sirq;                /* the softirq family attached */
+	bool have_stat;                /* /proc/stat could be read */
 	struct cpu_sample *cpu;        /* ncpus entries */
 };
 
@@ -25,6 +26,7 @@ struct cpu_snapshot {
 struct cpu_row {
 	int cpu;
 	bool valid;                    /* online at both ends: numbers mean something */
+	bool have_sirq;                /* softirq numbers measured (else NAN / 0 counts) */
 	double usr_pct, sys_pct, iowait_pct, idle_pct, steal_pct;  /* /proc/stat */
 	double softirq_pct[DBT_SOFTIRQ_VECS];                      /* BPF, % of wall time */
 	double softirq_total_pct;
@@ -41,7 +43,9 @@ void cpu_snapshot_free(struct cpu_snapshot *s);
 void cpu_snapshot_copy(struct cpu_snapshot *dst, const struct cpu_snapshot *src);
 
 /* Fills rows[0..cur->ncpus) from the change between two snapshots of the
- * same CPU count. A CPU offline at either end gets valid = false. */
+ * same CPU count. A CPU offline at either end gets valid = false. What a
+ * snapshot lacks (no /proc/stat, no softirq family) is NAN: one missing
+ * source degrades its columns, not the row. */
 void cpu_rows_compute(const struct cpu_snapshot *prev, const struct cpu_snapshot *cur,
 		      struct cpu_row *rows);
 

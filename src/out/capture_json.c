@@ -133,8 +133,8 @@ static json_object *cpu_object(const struct cpu_row *r)
 		const char *k = softirq_vec_key(v);
 
 		json_object_object_add(pct, k, num(r->softirq_pct[v]));
-		json_object_object_add(raises, k, u64(r->raises[v]));
-		json_object_object_add(entries, k, u64(r->entries[v]));
+		json_object_object_add(raises, k, r->have_sirq ? u64(r->raises[v]) : NULL);
+		json_object_object_add(entries, k, r->have_sirq ? u64(r->entries[v]) : NULL);
 		json_object_object_add(wait, k, num(r->wait_p99_us[v]));
 	}
 	json_object_object_add(pct, "total", num(r->softirq_total_pct));

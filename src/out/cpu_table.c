@@ -138,7 +138,10 @@ void cpu_table_row(char *buf, size_t len, const struct cpu_row *r, double dt_s)
 		}
 		switch (c->kind) {
 		case COL_PCT:
-			at = put(buf, len, at, "%s%*.1f", sep, c->width, v);
+			if (isnan(v))   /* not measured: no family or no /proc/stat */
+				at = put(buf, len, at, "%s%*s", sep, c->width, "-");
+			else
+				at = put(buf, len, at, "%s%*.1f", sep, c->width, v);
 			break;
 		case COL_RATE:
 			at = put(buf, len, at, "%s%*.0f", sep, c->width, dt_s > 0 ? v / dt_s : 0);

@@ -64,13 +64,13 @@ teardown() {
 	jq -e '.overhead.max_rss_kb > 0 and .overhead.lost_events >= 0' "$out"
 }
 
-# SIGTERM or SIGINT at a random moment: a complete file or none, and the
+# SIGTERM, SIGINT or SIGHUP at a random moment: a complete file or none, and the
 # probes are gone.
 @test "a signal in the middle of a capture leaves a complete file or none" {
-	local i sig out
-	for i in 1 2 3 4; do
+	local i sig out sigs=(TERM INT HUP)
+	for i in 1 2 3 4 5 6; do
 		out="$SCRATCH/sig$i.json"
-		sig=TERM; [ $((i % 2)) -eq 0 ] && sig=INT
+		sig="${sigs[$((i % 3))]}"
 		"$DBTRACE" capture -d 30 -o "$out" 2>/dev/null &
 		BG_PID=$!
 		sleep "0.$((RANDOM % 9 + 1))$i"
@@ -94,6 +94,7 @@ teardown() {
 	local listing
 	listing="$(ls -A "$SCRATCH/small")"
 	umount "$SCRATCH/small"
+	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"No space left on device"*"no file written"* ]]
 	[ "$listing" = filler ]

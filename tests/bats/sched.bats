@@ -65,7 +65,7 @@ class_field() {   # file class field
 	cat "$SCRATCH/pool.out"
 	POOL="$(head -1 "$SCRATCH/pool.out")"
 	local hz secs
-	hz="$(getconf CLK_TCK)"
+	hz="$(getconf CLK_TCK 2>/dev/null || echo 100)"   # USER_HZ, 100 on every Linux we run
 	secs="$(jq .duration_s "$out")"
 	check() {   # class field(dbtrace, per second) key(pool's count) pct floor
 		local cls="$1" field="$2" key="$3" got want
@@ -92,9 +92,9 @@ class_field() {   # file class field
 }
 
 @test "oversubscription fires with 16 busy workers on 2 CPUs and not with 1" {
-	start_pool -n 16 -d 20 -c 0-1
+	start_pool -n 16 -d 120 -c 0-1
 	"$DBTRACE" capture -d 3 -p "$POOL" -o "$SCRATCH/16.json" 2>/dev/null
-	kill "$POOL"; wait "$POOL" 2>/dev/null || true; POOL=
+	kill "$POOL" 2>/dev/null; wait "$POOL" 2>/dev/null || true; POOL=
 	jq -e --argjson p "$(jq '.processes[0].pid' "$SCRATCH/16.json")" \
 		'[.findings[] | select(.id == "oversubscription" and .pid == $p and .class == "TNT_L0_1002")] | length == 1' \
 		"$SCRATCH/16.json"
@@ -103,13 +103,13 @@ class_field() {   # file class field
 	       .evidence.runq_p99_us > 1000 and (.hint | length) > 0 and .first_interval >= 0' "$SCRATCH/16.json"
 	"$VALIDATE" "$SCRATCH/16.json"
 
-	start_pool -n 1 -d 20 -c 0-1
+	start_pool -n 1 -d 120 -c 0-1
 	"$DBTRACE" capture -d 3 -p "$POOL" -o "$SCRATCH/1.json" 2>/dev/null
 	jq -e '[.findings[] | select(.id == "oversubscription")] | length == 0' "$SCRATCH/1.json"
 }
 
 @test "--class overrides name the classes; the idle task is never a thread" {
-	start_pool -n 2 -d 20 -c 0-1
+	start_pool -n 2 -d 120 -c 0-1
 	"$DBTRACE" capture -d 2 -p "$POOL" --class net=RpcIO --class 'workers=TNT_*' -o "$SCRATCH/c.json" 2>/dev/null
 	jq -e "[.processes[] | select(.pid == $POOL) | .classes[].name] | sort == [\"net\", \"workers\"]" "$SCRATCH/c.json"
 	"$DBTRACE" capture -d 2 -o "$SCRATCH/all.json" 2>/dev/null
@@ -120,7 +120,7 @@ class_field() {   # file class field
 }
 
 @test "top --batch --view classes shows the pool, filtered by --comm" {
-	start_pool -n 2 -d 20 -c 0-1
+	start_pool -n 2 -d 120 -c 0-1
 	run "$DBTRACE" top --batch -d 2 --view classes --comm thread_pool
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^ *PID COMM' <<<"$output")" -eq 2 ]
@@ -132,6 +132,7 @@ class_field() {   # file class field
 }
 
 @test "100k short-lived threads: memory stays capped and evictions are reported" {
+	skip_in_vm "100k thread creations"
 	local out="$SCRATCH/churn.json"
 	# with the default pid_max of 32768 tids recycle and the map never
 	# holds more than 32k threads: raise it so 100k threads are distinct

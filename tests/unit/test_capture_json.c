@@ -51,6 +51,7 @@ static void rows_init(struct cpu_row *rows, int n)
 	for (int c = 0; c < n; c++) {
 		rows[c].cpu = c;
 		rows[c].valid = c != 1;    /* CPU 1 offline */
+		rows[c].have_sirq = true;
 		for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
 			rows[c].wait_p99_us[v] = NAN;
 	}

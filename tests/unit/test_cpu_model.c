@@ -42,6 +42,7 @@ static int setup(void **state)
 	p.a.mono_ns = 10 * NS;
 	p.b.mono_ns = 12 * NS;   /* a 2 s interval */
 	p.a.have_sirq = p.b.have_sirq = true;
+	p.a.have_stat = p.b.have_stat = true;
 	for (int c = 0; c < 4; c++) {
 		set_stat(&p.a.cpu[c], 100, 100, 100, 0);
 		set_stat(&p.b.cpu[c], 150, 120, 130, 0);   /* 100 ticks: 50/20/30 */
@@ -157,8 +158,26 @@ static void test_without_softirq_family(void **state)
 	p->b.have_sirq = false;
 	cpu_rows_compute(&p->a, &p->b, p->rows);
 	assert_true(p->rows[0].valid);
-	near(p->rows[0].softirq_total_pct, 0);
+	assert_false(p->rows[0].have_sirq);
+	/* not measured is NAN, never a made-up 0 */
+	assert_true(isnan(p->rows[0].softirq_total_pct));
+	assert_true(isnan(p->rows[0].softirq_pct[DBT_SOFTIRQ_NET_RX]));
 	near(p->rows[0].usr_pct, 50);
+}
+
+static void test_without_proc_stat(void **state)
+{
+	struct pair *p = *state;
+
+	/* an unreadable /proc/stat: softirq numbers stay, usr/sys go */
+	p->b.have_stat = false;
+	p->b.cpu[3].stat.online = false;
+	p->b.cpu[1].sirq.time_ns[DBT_SOFTIRQ_NET_RX] = NS;
+	cpu_rows_compute(&p->a, &p->b, p->rows);
+	assert_true(p->rows[3].valid);
+	assert_true(isnan(p->rows[1].usr_pct));
+	assert_true(isnan(p->rows[1].idle_pct));
+	near(p->rows[1].softirq_pct[DBT_SOFTIRQ_NET_RX], 50);
 }
 
 int main(void)
@@ -170,6 +189,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cpu_offline_and_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_total_sums_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_without_softirq_family, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_without_proc_stat, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

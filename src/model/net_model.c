@@ -1,0 +1,302 @@
+#define _GNU_SOURCE
+#include "model/net_model.h"
+#include "model/hist.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *net_role_name(int role)
+{
+	return role == DBT_NET_CLIENT ? "client" : "server";
+}
+
+void net_snapshot_init(struct net_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void net_snapshot_free(struct net_snapshot *s)
+{
+	free(s->dev);
+	free(s->port);
+	net_snapshot_init(s);
+}
+
+/* Grows *arr (of *cap elements of size sz) to hold one more. */
+static void *grow(void **arr, int *cap, int n, size_t sz)
+{
+	if (n == *cap) {
+		int c = *cap ? *cap * 2 : 16;
+		void *p = realloc(*arr, sz * (size_t)c);
+
+		if (!p)
+			return NULL;
+		*arr = p;
+		*cap = c;
+	}
+	return (char *)*arr + sz * (size_t)n;
+}
+
+struct net_dev_sample *net_snapshot_add_dev(struct net_snapshot *s)
+{
+	struct net_dev_sample *d = grow((void **)&s->dev, &s->cap_dev, s->n_dev, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	memset(d, 0, sizeof(*d));
+	d->speed_mbps = -1;
+	s->n_dev++;
+	return d;
+}
+
+struct net_port_sample *net_snapshot_add_port(struct net_snapshot *s)
+{
+	struct net_port_sample *p = grow((void **)&s->port, &s->cap_port, s->n_port, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	s->n_port++;
+	return p;
+}
+
+/* A few hundred entries at most: a linear search is the simplest fast
+ * enough lookup. */
+struct net_dev_sample *net_snapshot_find_dev(struct net_snapshot *s, uint32_t netns, const char *name)
+{
+	for (int i = 0; i < s->n_dev; i++)
+		if (s->dev[i].netns == netns && !strcmp(s->dev[i].name, name))
+			return &s->dev[i];
+	return NULL;
+}
+
+const struct net_port_sample *net_snapshot_find_port(const struct net_snapshot *s, uint16_t port,
+						     uint8_t role)
+{
+	for (int i = 0; i < s->n_port; i++)
+		if (s->port[i].port == port && s->port[i].role == role)
+			return &s->port[i];
+	return NULL;
+}
+
+int net_snapshot_copy(struct net_snapshot *dst, const struct net_snapshot *src)
+{
+	if (src->n_dev > dst->cap_dev) {
+		void *p = realloc(dst->dev, sizeof(*dst->dev) * (size_t)src->n_dev);
+
+		if (!p)
+			return -ENOMEM;
+		dst->dev = p;
+		dst->cap_dev = src->n_dev;
+	}
+	if (src->n_port > dst->cap_port) {
+		void *p = realloc(dst->port, sizeof(*dst->port) * (size_t)src->n_port);
+
+		if (!p)
+			return -ENOMEM;
+		dst->port = p;
+		dst->cap_port = src->n_port;
+	}
+	if (src->n_dev)
+		memcpy(dst->dev, src->dev, sizeof(*dst->dev) * (size_t)src->n_dev);
+	if (src->n_port)
+		memcpy(dst->port, src->port, sizeof(*dst->port) * (size_t)src->n_port);
+	dst->n_dev = src->n_dev;
+	dst->n_port = src->n_port;
+	dst->mono_ns = src->mono_ns;
+	dst->self_netns = src->self_netns;
+	dst->stats = src->stats;
+	return 0;
+}
+
+static const struct net_dev_sample *find_dev(const struct net_snapshot *s, uint32_t netns,
+					     const char *name)
+{
+	return net_snapshot_find_dev((struct net_snapshot *)s, netns, name);
+}
+
+static double per_s(uint64_t n, double dt)
+{
+	return dt > 0 ? (double)n / dt : NAN;
+}
+
+static uint64_t txq_delta(const struct net_dev_sample *p, const struct net_dev_sample *c,
+			  __u64 *out)
+{
+	static const __u64 zero[DBT_HIST_SLOTS];
+
+	hist_delta(p && p->have_txq ? p->txq_hist : zero, c->txq_hist, out, DBT_HIST_SLOTS);
+	return hist_total(out, DBT_HIST_SLOTS);
+}
+
+static void dev_row(const struct net_dev_sample *p, const struct net_dev_sample *c, bool foreign,
+		    double dt, struct net_dev_stats *r)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->name, sizeof(r->name), "%s", c->name);
+	snprintf(r->netns_name, sizeof(r->netns_name), "%s", c->netns_name);
+	r->netns = c->netns;
+	r->foreign = foreign;
+	r->have_qdisc = c->have_qdisc;
+	if (c->have_qdisc) {
+		r->qdisc = c->qdisc;
+		qdisc_format(&c->qdisc, r->qdisc_text, sizeof(r->qdisc_text));
+	}
+	r->speed_mbps = c->speed_mbps > 0 ? (double)c->speed_mbps : NAN;
+	r->tx_pps = r->rx_pps = r->tx_mbps = r->rx_mbps = r->util_pct = NAN;
+	if (p && p->have_link && c->have_link) {
+		r->tx_pps = per_s(counter_delta(p->tx_packets, c->tx_packets), dt);
+		r->rx_pps = per_s(counter_delta(p->rx_packets, c->rx_packets), dt);
+		r->tx_mbps = per_s(counter_delta(p->tx_bytes, c->tx_bytes), dt) * 8 / 1e6;
+		r->rx_mbps = per_s(counter_delta(p->rx_bytes, c->rx_bytes), dt) * 8 / 1e6;
+		if (!isnan(r->speed_mbps))
+			r->util_pct = 100.0 * fmax(r->tx_mbps, r->rx_mbps) / r->speed_mbps;
+	}
+	r->txq_samples = txq_delta(p, c, r->txq_hist);
+	r->txq_p50_us = hist_percentile(r->txq_hist, DBT_HIST_SLOTS, 0.50);
+	r->txq_p99_us = hist_percentile(r->txq_hist, DBT_HIST_SLOTS, 0.99);
+	r->xmit_pps = c->have_txq ? per_s(counter_delta(p && p->have_txq ? p->xmit_packets : 0,
+							c->xmit_packets), dt) : NAN;
+}
+
+/* Bytes per second both ways, for the order; unknown counts as 0. */
+static double traffic(const struct net_dev_stats *r)
+{
+	double t = 0;
+
+	if (!isnan(r->tx_mbps))
+		t += r->tx_mbps;
+	if (!isnan(r->rx_mbps))
+		t += r->rx_mbps;
+	return t;
+}
+
+static int cmp_dev(const void *a, const void *b)
+{
+	const struct net_dev_stats *x = a, *y = b;
+	double tx = traffic(x), ty = traffic(y);
+	int c;
+
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	if (x->txq_samples != y->txq_samples)
+		return x->txq_samples > y->txq_samples ? -1 : 1;
+	c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return x->netns < y->netns ? -1 : x->netns > y->netns;
+}
+
+static int cmp_port(const void *a, const void *b)
+{
+	const struct net_port_stats *x = a, *y = b;
+
+	if (x->requests != y->requests)
+		return x->requests > y->requests ? -1 : 1;
+	if (x->reads != y->reads)
+		return x->reads > y->reads ? -1 : 1;
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	return x->role < y->role ? -1 : x->role > y->role;
+}
+
+static bool port_wanted(const struct net_filter *f, uint16_t port)
+{
+	if (!f || !f->n_ports)
+		return true;
+	for (int i = 0; i < f->n_ports; i++)
+		if (f->ports[i] == port)
+			return true;
+	return false;
+}
+
+static uint64_t stats_lost(const struct dbt_net_stats *s)
+{
+	return s->sock_failed + s->port_failed + s->dev_failed + s->skb_failed;
+}
+
+int net_interval_compute(const struct net_snapshot *prev, const struct net_snapshot *cur,
+			 const struct net_filter *filter, struct net_interval *out)
+{
+	double dt = cur->mono_ns > prev->mono_ns ? (double)(cur->mono_ns - prev->mono_ns) / 1e9 : 0;
+	static const __u64 zero[DBT_HIST_SLOTS];
+
+	memset(out, 0, sizeof(*out));
+	out->dt_s = dt;
+	out->lost = counter_delta(stats_lost(&prev->stats), stats_lost(&cur->stats));
+	out->xmit_unmatched = counter_delta(prev->stats.xmit_unmatched, cur->stats.xmit_unmatched);
+	out->devs = calloc(cur->n_dev ? (size_t)cur->n_dev : 1, sizeof(*out->devs));
+	out->ports = calloc(cur->n_port ? (size_t)cur->n_port : 1, sizeof(*out->ports));
+	if (!out->devs || !out->ports) {
+		net_interval_free(out);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < cur->n_dev; i++) {
+		const struct net_dev_sample *c = &cur->dev[i];
+		const struct net_dev_sample *p = find_dev(prev, c->netns, c->name);
+		bool foreign = c->netns != cur->self_netns;
+		struct net_dev_stats *r = &out->devs[out->n_devs];
+
+		dev_row(p, c, foreign, dt, r);
+		/* other namespaces only while they carry traffic: a host full
+		 * of containers would otherwise list every idle veth */
+		if (foreign && !r->txq_samples && !(traffic(r) > 0))
+			continue;
+		if (!foreign && !c->have_link && !r->txq_samples)
+			continue;
+		out->n_devs++;
+	}
+	for (int i = 0; i < cur->n_port; i++) {
+		const struct net_port_sample *c = &cur->port[i];
+		const struct net_port_sample *p = net_snapshot_find_port(prev, c->port, c->role);
+		struct net_port_stats *r = &out->ports[out->n_ports];
+
+		if (!port_wanted(filter, c->port))
+			continue;
+		memset(r, 0, sizeof(*r));
+		r->port = c->port;
+		r->role = c->role;
+		r->requests = counter_delta(p ? p->requests : 0, c->requests);
+		r->reads = counter_delta(p ? p->reads : 0, c->reads);
+		if (!r->requests && !r->reads)
+			continue;
+		hist_delta(p ? p->resp_hist : zero, c->resp_hist, r->resp_hist, DBT_HIST_SLOTS);
+		hist_delta(p ? p->rxq_hist : zero, c->rxq_hist, r->rxq_hist, DBT_HIST_SLOTS);
+		r->requests_per_s = per_s(r->requests, dt);
+		r->resp_p50_us = hist_percentile(r->resp_hist, DBT_HIST_SLOTS, 0.50);
+		r->resp_p99_us = hist_percentile(r->resp_hist, DBT_HIST_SLOTS, 0.99);
+		r->rxq_p50_us = hist_percentile(r->rxq_hist, DBT_HIST_SLOTS, 0.50);
+		r->rxq_p99_us = hist_percentile(r->rxq_hist, DBT_HIST_SLOTS, 0.99);
+		out->n_ports++;
+	}
+	qsort(out->devs, (size_t)out->n_devs, sizeof(*out->devs), cmp_dev);
+	qsort(out->ports, (size_t)out->n_ports, sizeof(*out->ports), cmp_port);
+	return 0;
+}
+
+void net_interval_free(struct net_interval *iv)
+{
+	free(iv->devs);
+	free(iv->ports);
+	memset(iv, 0, sizeof(*iv));
+}
+
+int net_interval_copy(struct net_interval *dst, const struct net_interval *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	*dst = *src;
+	dst->devs = calloc(src->n_devs ? (size_t)src->n_devs : 1, sizeof(*dst->devs));
+	dst->ports = calloc(src->n_ports ? (size_t)src->n_ports : 1, sizeof(*dst->ports));
+	if (!dst->devs || !dst->ports) {
+		net_interval_free(dst);
+		return -ENOMEM;
+	}
+	if (src->n_devs)
+		memcpy(dst->devs, src->devs, sizeof(*dst->devs) * (size_t)src->n_devs);
+	if (src->n_ports)
+		memcpy(dst->ports, src->ports, sizeof(*dst->ports) * (size_t)src->n_ports);
+	return 0;
+}

@@ -1,0 +1,122 @@
+/* Network model: per-device and per-port snapshots in (the net family's
+ * cumulative maps plus each device's link counters, speed and root
+ * qdisc), per-interval rows out: packets/s and Mbit/s each way against
+ * the link speed, tx queue latency, response time and rx socket-queue
+ * latency per service port. Pure. */
+#ifndef DBTRACE_MODEL_NET_MODEL_H
+#define DBTRACE_MODEL_NET_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "dbtrace/net.h"
+#include "sysinfo/qdisc.h"
+
+#define NET_NETNS_NAME_MAX 40
+#define NET_QDISC_TEXT_MAX 96
+
+/* One device at one snapshot, identified by namespace and name. */
+struct net_dev_sample {
+	uint32_t netns;                /* namespace inode */
+	char name[16];
+	char netns_name[NET_NETNS_NAME_MAX];  /* "" for dbtrace's own namespace */
+	/* the kernel side (tx queue); cumulative */
+	bool have_txq;
+	uint64_t xmit_packets, xmit_bytes;
+	__u64 txq_hist[DBT_HIST_SLOTS];
+	/* /proc/net/dev; cumulative */
+	bool have_link;
+	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
+	long speed_mbps;               /* -1: unknown */
+	bool have_qdisc;
+	struct qdisc_info qdisc;       /* the root qdisc */
+};
+
+/* One service port and role at one snapshot; cumulative. */
+struct net_port_sample {
+	uint16_t port;
+	uint8_t role;                  /* enum dbt_net_role */
+	uint64_t requests, reads;
+	__u64 resp_hist[DBT_HIST_SLOTS];
+	__u64 rxq_hist[DBT_HIST_SLOTS];
+};
+
+struct net_snapshot {
+	uint64_t mono_ns;
+	uint32_t self_netns;
+	struct net_dev_sample *dev;
+	int n_dev, cap_dev;
+	struct net_port_sample *port;
+	int n_port, cap_port;
+	struct dbt_net_stats stats;    /* summed over CPUs, cumulative */
+};
+
+/* A device over a window. Rates are NAN when the link counters are not
+ * known at both ends; percentiles NAN without samples. */
+struct net_dev_stats {
+	char name[16];
+	uint32_t netns;
+	char netns_name[NET_NETNS_NAME_MAX];
+	bool foreign;                  /* another namespace than dbtrace's */
+	bool have_qdisc;
+	struct qdisc_info qdisc;
+	char qdisc_text[NET_QDISC_TEXT_MAX];  /* "" when unknown */
+	double speed_mbps;             /* NAN: unknown (virtual device, link down) */
+	double tx_pps, rx_pps, tx_mbps, rx_mbps;
+	double util_pct;               /* busier direction, % of the link speed; NAN: unknown */
+	uint64_t txq_samples;
+	double txq_p50_us, txq_p99_us;
+	double xmit_pps;               /* packets the tx queue probes saw leave */
+	__u64 txq_hist[DBT_HIST_SLOTS];
+};
+
+struct net_port_stats {
+	uint16_t port;
+	uint8_t role;
+	uint64_t requests, reads;
+	double requests_per_s;
+	double resp_p50_us, resp_p99_us;
+	double rxq_p50_us, rxq_p99_us;
+	__u64 resp_hist[DBT_HIST_SLOTS];
+	__u64 rxq_hist[DBT_HIST_SLOTS];
+};
+
+struct net_interval {
+	double dt_s;
+	struct net_dev_stats *devs;    /* busiest (tx+rx bytes/s) first */
+	int n_devs;
+	struct net_port_stats *ports;  /* most requests first */
+	int n_ports;
+	uint64_t lost;                 /* samples lost to full maps in the window */
+	uint64_t xmit_unmatched;       /* sent skbs never seen queued */
+};
+
+/* Which ports the port rows keep; n_ports 0: all. */
+struct net_filter {
+	const uint16_t *ports;
+	int n_ports;
+};
+
+const char *net_role_name(int role);   /* "server", "client" */
+
+void net_snapshot_init(struct net_snapshot *s);
+void net_snapshot_free(struct net_snapshot *s);
+/* Appends a zeroed entry (speed -1); NULL on ENOMEM. */
+struct net_dev_sample *net_snapshot_add_dev(struct net_snapshot *s);
+struct net_port_sample *net_snapshot_add_port(struct net_snapshot *s);
+struct net_dev_sample *net_snapshot_find_dev(struct net_snapshot *s, uint32_t netns, const char *name);
+const struct net_port_sample *net_snapshot_find_port(const struct net_snapshot *s, uint16_t port,
+						     uint8_t role);
+/* Deep copy into dst (its buffers are reused). Returns 0 or -ENOMEM. */
+int net_snapshot_copy(struct net_snapshot *dst, const struct net_snapshot *src);
+
+/* The window from prev to cur. Devices: every device of dbtrace's own
+ * namespace with link counters, and devices of other namespaces with
+ * traffic in the window. Ports: those with a request or a read in the
+ * window that filter (NULL: all) keeps. Returns 0 or -ENOMEM. */
+int net_interval_compute(const struct net_snapshot *prev, const struct net_snapshot *cur,
+			 const struct net_filter *filter, struct net_interval *out);
+void net_interval_free(struct net_interval *iv);
+/* Deep copy (the UI keeps the last interval for redraws). */
+int net_interval_copy(struct net_interval *dst, const struct net_interval *src);
+
+#endif

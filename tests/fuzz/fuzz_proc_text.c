@@ -1,0 +1,40 @@
+/* libFuzzer: every /proc and /sys text parser on the same input, since
+ * each must survive whatever a kernel (or a broken dump) prints. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sysinfo/clocksource.h"
+#include "sysinfo/cmdline.h"
+#include "sysinfo/cpuset.h"
+#include "sysinfo/interrupts.h"
+#include "sysinfo/proc_status.h"
+#include "sysinfo/procstat.h"
+#include "sysinfo/softirqs.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1);
+	struct procstat_cpu cpus[64];
+	struct softirqs_table st;
+	struct dbt_interrupts it;
+	struct dbt_cmdline cl;
+	struct dbt_clocksource_log log;
+	static struct dbt_cpuset set;
+
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = 0;
+	procstat_parse(text, cpus, 64);
+	if (!softirqs_parse(text, &st))
+		softirqs_free(&st);
+	if (!dbt_interrupts_parse(text, size, &it))
+		dbt_interrupts_free(&it);
+	dbt_cmdline_parse(text, size, &cl);
+	dbt_clocksource_scan_log_buf(text, size, &log);
+	dbt_cpuset_parse_list_n(&set, text, size);
+	dbt_cpuset_parse_mask_n(&set, text, size);
+	proc_status_cpus_allowed(text, &set);
+	free(text);
+	return 0;
+}
