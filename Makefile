@@ -15,7 +15,7 @@ GIT_REV    := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 # One skeleton per probe family: a refused probe in one family cannot stop
 # the others from loading.
-FAMILIES   := softirq sched clock
+FAMILIES   := softirq sched clock net floor
 
 ifeq ($(V),1)
 Q :=
@@ -30,7 +30,7 @@ CFLAGS     += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
               -MMD -MP -Iinclude -Isrc -I$(BUILD) \
               -DDBTRACE_VERSION='"$(VERSION)"' -DDBTRACE_GIT_REV='"$(GIT_REV)"'
 # What the pure library needs; the binary adds libbpf.
-LIB_LDLIBS := -lelf -lz -lncursesw -ljson-c -lm
+LIB_LDLIBS := -lelf -lz -lncursesw -ljson-c -lmnl -lmicrohttpd -lm
 LDLIBS     := -lbpf $(LIB_LDLIBS)
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
               -MMD -MP -Iinclude -Ibpf -I$(BUILD)
@@ -51,7 +51,7 @@ LIB_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
 TOOL_BINS  := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
-.PHONY: all deps run test unit bats tools bench install clean
+.PHONY: all deps test-deps run test unit bats tools bench install clean
 .DELETE_ON_ERROR:
 # Keep the BPF objects: bpftool reads them and tests inspect them.
 .SECONDARY: $(BPF_OBJS)
@@ -61,6 +61,10 @@ all: $(BUILD)/dbtrace
 deps:
 	$(Q)scripts/setup.sh
 
+# make test also needs Prometheus and Chromium (serve.bats, report.bats)
+test-deps:
+	$(Q)scripts/setup.sh --test
+
 # `make run`: the newcomer's first command. DBTRACE_ARGS lets CI run the
 # same path non-interactively (e.g. DBTRACE_ARGS="--batch -d 3").
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
@@ -69,7 +73,7 @@ run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(SUDO) $(BUILD)/dbtrace top $(DBTRACE_ARGS)
 
-test: deps
+test: test-deps
 	$(Q)$(MAKE) --no-print-directory all unit-bins tools
 	$(Q)tests/run.sh
 
@@ -138,6 +142,13 @@ $(BUILD)/tests/tools/%: tests/tools/%.c
 	$(call msg,TOOL,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $< -o $@ -lpthread -lm
+
+# The benchmark's floor (bpf/floor.bpf.c, empty programs on dbtrace's
+# tracepoints) needs libbpf and its skeleton.
+$(BUILD)/tests/tools/bpf_floor: tests/tools/bpf_floor.c $(BUILD)/floor.skel.h
+	$(call msg,TOOL,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $< -o $@ -lbpf -lelf -lz
 
 $(BUILD) $(BUILD)/bpf:
 	$(Q)mkdir -p $@

@@ -5,6 +5,7 @@
 # not a test: it never fails on numbers.
 #
 #   ROUNDS=3 SECS=5 bench/run.sh
+#   LOADS="tcp_rr" bench/run.sh      only some of the loads
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,7 +28,7 @@ load_pipe() { "$TOOLS/pipe_pingpong" -d "$SECS" -a 1 -b 1 | sed -n 's/.*rate=\([
 load_clock_vdso() { "$TOOLS/clock_loop" -m vdso -s 0.4 -d "$SECS" -c 1 | sed -n 's/.*rate=\([0-9]*\).*/\1/p'; }
 load_clock_sys() { "$TOOLS/clock_loop" -m syscall -d "$SECS" -c 1 | sed -n 's/.*rate=\([0-9]*\).*/\1/p'; }
 
-LOADS=(tcp_rr pipe clock_vdso clock_sys)
+read -r -a LOADS <<<"${LOADS:-tcp_rr pipe clock_vdso clock_sys}"
 declare -A LOAD_DESC=(
 	[tcp_rr]="loopback TCP request/response, 64 B, pinned to CPU 1"
 	[pipe]="pipe ping-pong between two threads on CPU 1, round trips/s"
@@ -49,6 +50,23 @@ run_dbtrace() {
 	kill -INT "$pid"
 	wait "$pid" || true
 	jq -r '"\(.overhead.cpu_pct) \(.overhead.max_rss_kb)"' "$out" >>"$WORK/dbtrace.self"
+	# every family must be in the measured cost
+	jq -r '.probes | to_entries[] | select(.value.attach == null) | .key' "$out" >>"$WORK/dbtrace.missing"
+	jq -r '[.probes | to_entries[] | "\(.key)=\(.value.attach)"] | join(" ")' "$out" >"$WORK/dbtrace.paths"
+	echo "$rate"
+}
+
+# The floor: empty BPF programs on every tracepoint dbtrace attaches to,
+# plus a CPU-clock sampler (bpf/floor.bpf.c, loaded by tests/tools/
+# bpf_floor): what any tracer of these events pays before doing any work.
+run_floor() {
+	local pid rate
+	"$TOOLS/bpf_floor" >"$WORK/floor.out" 2>>"$WORK/floor.err" &
+	pid=$!
+	for _ in $(seq 200); do grep -q attached "$WORK/floor.out" && break; sleep 0.05; done
+	rate="$("$@")"
+	kill -INT "$pid"
+	wait "$pid" 2>/dev/null || true
 	echo "$rate"
 }
 
@@ -65,7 +83,7 @@ run_runqlat() {
 	echo "$rate"
 }
 
-CONFIGS=(baseline dbtrace runqlat)
+CONFIGS=(baseline floor dbtrace runqlat)
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
@@ -93,8 +111,23 @@ for load in "${LOADS[@]}"; do
 			awk '{ printf "%.2f\n", 100 * (1 - $3 / $2) }' | median)"
 		printf '  %-10s %12.0f %9.1f%% %17.1f%%\n' "$cfg" "$med" \
 			"$(awk -v b="$base" -v m="$med" 'BEGIN { print 100 * (1 - m / b) }')" "$per_round"
+		echo "$per_round" >"$WORK/$load.$cfg.cost"
 	done
+	# dbtrace's cost against the floor's, each the median of its per-round costs
+	awk -v d="$(cat "$WORK/$load.dbtrace.cost")" -v f="$(cat "$WORK/$load.floor.cost")" 'BEGIN {
+		if (f > 0) printf "  dbtrace %.1f%% vs floor %.1f%%: %.2fx the floor (budget 1.5x)\n", d, f, d / f
+		else printf "  dbtrace %.1f%% vs floor %.1f%%: the floor is within noise here\n", d, f }'
 done
+
+if [ -s "$WORK/floor.out" ]; then
+	echo
+	[ -s "$WORK/dbtrace.paths" ] && echo "dbtrace attached: $(cat "$WORK/dbtrace.paths")"
+	echo "floor: $(sed -n 's/^floor: //p' "$WORK/floor.out" | tail -1)"
+	sort -u "$WORK/floor.err" 2>/dev/null | sed 's/^/  /'
+fi
+if [ -s "$WORK/dbtrace.missing" ]; then
+	echo "bench: warning: families that did not attach under dbtrace: $(sort -u "$WORK/dbtrace.missing" | paste -sd' ')"
+fi
 
 if [ -s "$WORK/dbtrace.self" ]; then
 	echo

@@ -28,16 +28,31 @@
  *   entry code stores -1 there for interrupts and exceptions
  *   (idtentry_body: "movq $-1, ORIG_RAX(%rsp)"), so a sample in an
  *   interrupt handler is never taken for a clock syscall.
- * pt_regs.cs (x86) / pt_regs.pstate (arm64) of the sampled registers:
- *   user_mode(). perf_event contexts only allow full 8-byte loads, so cs
- *   is read as the u64 slot that holds it (the slot became a union with
- *   FRED's fred_cs in 6.9; the low bits are the same).
+ * cs and ip (x86) / pstate and pc (arm64) of the sampled registers:
+ *   user_mode() and the user IP, from the UAPI register layout a
+ *   perf_event program gets (see struct dbt_user_regs below).
  */
 #if defined(__TARGET_ARCH_x86)
 
-static __always_inline int dbt_regs_user_mode(const struct pt_regs *regs)
+/* The registers a perf_event program sees (bpf_user_pt_regs_t) are the
+ * UAPI struct pt_regs of arch/x86/include/uapi/asm/ptrace.h: ptrace's
+ * ABI, fixed, so no CO-RE. Not the kernel's struct pt_regs of vmlinux.h:
+ * there cs became a union with FRED's fred_cs in 6.9, and a CO-RE read of
+ * that u16 both fails to relocate on older kernels and turns into a
+ * 2-byte load, which perf_event contexts refuse (8-byte loads only). */
+struct dbt_user_regs {
+	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8;
+	unsigned long ax, cx, dx, si, di, orig_ax, ip, cs, flags, sp, ss;
+};
+
+static __always_inline int dbt_regs_user_mode(const void *regs)
 {
-	return (*(const volatile __u64 *)&regs->cs & 3) == 3;
+	return (((const struct dbt_user_regs *)regs)->cs & 3) == 3;
+}
+
+static __always_inline __u64 dbt_regs_ip(const void *regs)
+{
+	return ((const struct dbt_user_regs *)regs)->ip;
 }
 
 static __always_inline long dbt_regs_syscall_nr(const struct pt_regs *regs)
@@ -58,10 +73,21 @@ static __always_inline __u64 dbt_mm_vdso_size(const struct mm_struct *mm)
 
 #elif defined(__TARGET_ARCH_arm64)
 
-static __always_inline int dbt_regs_user_mode(const struct pt_regs *regs)
+/* struct user_pt_regs of arch/arm64/include/uapi/asm/ptrace.h */
+struct dbt_user_regs {
+	__u64 regs[31];
+	__u64 sp, pc, pstate;
+};
+
+static __always_inline int dbt_regs_user_mode(const void *regs)
 {
 	/* PSR_MODE_MASK 0xf, PSR_MODE_EL0t 0 */
-	return (*(const volatile __u64 *)&regs->pstate & 0xf) == 0;
+	return (((const struct dbt_user_regs *)regs)->pstate & 0xf) == 0;
+}
+
+static __always_inline __u64 dbt_regs_ip(const void *regs)
+{
+	return ((const struct dbt_user_regs *)regs)->pc;
 }
 
 static __always_inline long dbt_regs_syscall_nr(const struct pt_regs *regs)

@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
 # Installs every build and test dependency from Debian's packages.
 # Idempotent and quick when everything is already there, so `make run` and
-# `make test` can call it every time.
+# `make test` can call it every time. `--test` (make test) adds the big
+# tools only the integration tests use.
 set -euo pipefail
 
 PACKAGES=(
 	# build: BPF side
 	clang llvm bpftool libbpf-dev
 	# build: user side
-	gcc make pkg-config libelf-dev zlib1g-dev libncurses-dev libjson-c-dev
+	gcc make pkg-config libelf-dev zlib1g-dev libncurses-dev libjson-c-dev libmnl-dev
+	libmicrohttpd-dev
 	# tests
 	libcmocka-dev bats jq python3 python3-jsonschema iproute2 procps
 	# benchmark anchors
 	libbpf-tools
 )
+
+# serve.bats: promtool and a real Prometheus server (22.5 MB download,
+# 332 MB installed with its web UI's JavaScript); report.bats: headless
+# Chromium (124 MB download, 412 MB installed).
+if [ "${1:-}" = --test ]; then
+	PACKAGES+=(prometheus chromium)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

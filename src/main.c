@@ -14,6 +14,10 @@ static const struct {
 	{ DBT_CMD_PROBES, cmd_probes },
 	{ DBT_CMD_TOP, cmd_top },
 	{ DBT_CMD_CAPTURE, cmd_capture },
+	{ DBT_CMD_CHECK, cmd_check },
+	{ DBT_CMD_SERVE, cmd_serve },
+	{ DBT_CMD_REPORT, cmd_report },
+	{ DBT_CMD_DIFF, cmd_diff },
 };
 
 int main(int argc, char **argv)
@@ -31,7 +35,8 @@ int main(int argc, char **argv)
 	}
 	log_set_verbosity(cfg.verbose);
 	for (int i = 0; i < cfg.n_pids; i++) {
-		if (!procfile_pid_exists(NULL, cfg.pids[i])) {
+		/* check --root judges a copied tree: its processes, not ours */
+		if (!procfile_pid_exists(cfg.root, cfg.pids[i])) {
 			log_err("no process with PID %d", (int)cfg.pids[i]);
 			return DBT_EXIT_USAGE;
 		}

@@ -65,7 +65,7 @@ struct dbt_clock_stats {
 	__u64 samples;                 /* every sample, idle included */
 	__u64 idle_samples;            /* pid 0: nobody's time */
 	__u64 kthread_samples;         /* no mm: no vDSO, no user IP */
-	__u64 inserts;                 /* new thread entries */
+	__u64 inserts;                 /* new thread entries: evicted = inserts - live */
 	__u64 update_failed;           /* an entry could not be made: data lost */
 };
 

@@ -13,23 +13,29 @@
 #define MAX_SECONDS 86400.0
 
 enum { OPT_BATCH = 0x100, OPT_SORT, OPT_VIEW, OPT_COMM, OPT_CLASS, OPT_RUNQ,
-       OPT_SAMPLE_HZ, OPT_CLOCK_PCT, OPT_CLOCK_SYS };
+       OPT_SAMPLE_HZ, OPT_CLOCK_PCT, OPT_CLOCK_SYS, OPT_PORT, OPT_JSON, OPT_ROOT,
+       OPT_LISTEN, OPT_TOP_N };
 
 static const struct argp_option options[] = {
 	{ "interval", 'i', "SECONDS", 0, "Refresh/sampling interval (default 1)", 0 },
 	{ "duration", 'd', "SECONDS", 0, "Stop after this long (default: until interrupted)", 0 },
 	{ "pid", 'p', "PID", 0, "Target process (repeatable)", 0 },
-	{ "output", 'o', "FILE", 0, "capture: output file, '-' for stdout", 0 },
+	{ "output", 'o', "FILE", 0, "capture, report: output file ('-': stdout for capture)", 0 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's messages and probe details", 0 },
 	{ "batch", OPT_BATCH, NULL, 0, "top: print plain-text tables instead of the full-screen view", 0 },
 	{ "sort", OPT_SORT, "KEY", 0, "top: initial sort column key (see the header)", 0 },
-	{ "view", OPT_VIEW, "VIEW", 0, "top: cpus (default) or classes", 0 },
+	{ "view", OPT_VIEW, "VIEW", 0, "top: cpus (default), classes or net", 0 },
+	{ "port", OPT_PORT, "PORT", 0, "net: only this service port in the port rows (repeatable)", 0 },
 	{ "comm", OPT_COMM, "NAME", 0, "Only processes with this command name", 0 },
 	{ "class", OPT_CLASS, "NAME=GLOB", 0, "Name a thread class: threads whose comm matches GLOB (repeatable)", 0 },
 	{ "runq-p99-ms", OPT_RUNQ, "MS", 0, "oversubscription: run-queue p99 threshold (default 1)", 0 },
 	{ "sample-hz", OPT_SAMPLE_HZ, "HZ", 0, "clock: CPU samples per second per CPU (default 499)", 0 },
 	{ "clock-vdso-pct", OPT_CLOCK_PCT, "PCT", 0, "gettimeofday_hotspot: vDSO share threshold (default 10)", 0 },
 	{ "clock-syscalls", OPT_CLOCK_SYS, "N", 0, "gettimeofday_hotspot: clock syscalls/s threshold (default 10000)", 0 },
+	{ "json", OPT_JSON, NULL, 0, "check, diff: print JSON", 0 },
+	{ "root", OPT_ROOT, "DIR", 0, "check: audit the tree under DIR instead of /", 0 },
+	{ "listen", OPT_LISTEN, "HOST:PORT", 0, "serve: address for /metrics (default " DBT_DEFAULT_LISTEN ")", 0 },
+	{ "top-n", OPT_TOP_N, "N", 0, "serve, report, diff: classes, ports and devices kept (default 20)", 0 },
 	{ "help", 'h', NULL, 0, "Show this help", 0 },
 	{ 0 },
 };
@@ -43,6 +49,10 @@ static const struct {
 	{ "probes", DBT_CMD_PROBES },
 	{ "top", DBT_CMD_TOP },
 	{ "capture", DBT_CMD_CAPTURE },
+	{ "check", DBT_CMD_CHECK },
+	{ "serve", DBT_CMD_SERVE },
+	{ "report", DBT_CMD_REPORT },
+	{ "diff", DBT_CMD_DIFF },
 };
 
 const char *dbt_command_name(enum dbt_command cmd)
@@ -61,6 +71,10 @@ const char *dbt_usage(void)
 	       "Commands:\n"
 	       "  top        live per-CPU softirq/irq/user/system table (q quits)\n"
 	       "  capture    record a timed JSON capture (-d SECONDS -o FILE)\n"
+	       "  check      static audit of the host's settings, no eBPF (exit 1: a warning)\n"
+	       "  serve      Prometheus exporter: /metrics on --listen (default " DBT_DEFAULT_LISTEN ")\n"
+	       "  report     CAPTURE [-o FILE.html]: one self-contained HTML page of a capture\n"
+	       "  diff       BEFORE AFTER: two captures side by side, change and direction\n"
 	       "  probes     list each probe family's attach path on this kernel\n"
 	       "  version    print the version\n"
 	       "\n"
@@ -68,11 +82,14 @@ const char *dbt_usage(void)
 	       "  -i, --interval=SECONDS   refresh/sampling interval (default 1)\n"
 	       "  -d, --duration=SECONDS   stop after this long (default: until interrupted)\n"
 	       "  -p, --pid=PID            target process (repeatable)\n"
-	       "  -o, --output=FILE        capture: output file ('-' for stdout)\n"
+	       "  -o, --output=FILE        capture: output file ('-' for stdout); report: the\n"
+	       "                           HTML file (default: the capture's name, .html)\n"
 	       "  -v, --verbose            show libbpf's messages and probe details\n"
 	       "      --batch              top: plain-text tables, one per interval\n"
 	       "      --sort=KEY           top: initial sort column key\n"
-	       "      --view=cpus|classes  top: start in the CPU or the thread-class view\n"
+	       "      --view=VIEW          top: start in the cpus (default), classes or net view\n"
+	       "      --port=PORT          net: only this service port in the port rows\n"
+	       "                           (repeatable), e.g. --port 3306\n"
 	       "      --comm=NAME          only processes with this command name\n"
 	       "      --class=NAME=GLOB    name a thread class (repeatable), e.g. workers='TNT_*'\n"
 	       "      --runq-p99-ms=MS     oversubscription threshold (default 1)\n"
@@ -80,10 +97,18 @@ const char *dbt_usage(void)
 	       "      --clock-vdso-pct=PCT gettimeofday_hotspot: vDSO share of a process's CPU\n"
 	       "                           samples (default 10)\n"
 	       "      --clock-syscalls=N   gettimeofday_hotspot: clock syscalls/s (default 10000)\n"
+	       "      --json               check, diff: print JSON\n"
+	       "      --root=DIR           check: read /proc, /sys and /etc under DIR (a copied\n"
+	       "                           tree), its qdiscs from DIR/netlink/qdisc.bin\n"
+	       "      --listen=HOST:PORT   serve: where /metrics listens; :PORT for every\n"
+	       "                           address, [::1]:PORT for IPv6\n"
+	       "      --top-n=N            serve, report, diff: thread classes, ports and\n"
+	       "                           devices kept, busiest first (default 20, 1-1000)\n"
 	       "  -h, --help               show this help\n"
 	       "\n"
 	       "SECONDS accepts a suffix: 500ms, 2s, 1m. Exit codes: 0 ok, 1 runtime\n"
-	       "error (privileges, BTF, I/O), 2 bad usage, 3 a probe family did not attach.\n";
+	       "error (privileges, BTF, I/O), 2 bad usage, 3 a probe family did not attach;\n"
+	       "check: 0 clean, 1 a warning (or worse) was found, 2 bad usage.\n";
 }
 
 struct parse_ctx {
@@ -131,6 +156,41 @@ int dbt_parse_pid(const char *text, pid_t *out)
 	if (errno || *end || v <= 0 || v > 0x3fffffff)  /* PID_MAX_LIMIT is 2^22 */
 		return -EINVAL;
 	*out = (pid_t)v;
+	return 0;
+}
+
+int dbt_parse_listen(const char *text, char *host, size_t hostlen, unsigned short *port)
+{
+	const char *colon, *h = text;
+	size_t hlen;
+	char *end;
+	long v;
+
+	if (!text || !*text)
+		return -EINVAL;
+	if (*text == '[') {
+		const char *close = strchr(text, ']');
+
+		if (!close || close[1] != ':' || close == text + 1)
+			return -EINVAL;
+		h = text + 1;
+		hlen = (size_t)(close - h);
+		colon = close + 1;
+	} else {
+		colon = strrchr(text, ':');
+		if (!colon || memchr(text, ':', (size_t)(colon - text)))
+			return -EINVAL;   /* no port, or a bare IPv6 address */
+		hlen = (size_t)(colon - text);
+	}
+	if (hlen >= hostlen)
+		return -EINVAL;
+	errno = 0;
+	v = strtol(colon + 1, &end, 10);
+	if (errno || end == colon + 1 || *end || v < 1 || v > 65535 || colon[1] == '+' || colon[1] == '-')
+		return -EINVAL;
+	memcpy(host, h, hlen);
+	host[hlen] = 0;
+	*port = (unsigned short)v;
 	return 0;
 }
 
@@ -215,10 +275,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		cfg->sort_key = arg[0];
 		break;
 	case OPT_VIEW:
-		if (!strcmp(arg, "classes"))
-			cfg->view_classes = true;
-		else if (strcmp(arg, "cpus"))
-			return fail(ctx, "bad view '%s': cpus or classes", arg);
+		cfg->view_classes = !strcmp(arg, "classes");
+		cfg->view_net = !strcmp(arg, "net");
+		if (!cfg->view_classes && !cfg->view_net && strcmp(arg, "cpus"))
+			return fail(ctx, "bad view '%s': cpus, classes or net", arg);
 		break;
 	case OPT_COMM:
 		if (!*arg || strlen(arg) > 15)
@@ -262,10 +322,53 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (parse_number(arg, 0, 1e9, &cfg->clock_syscalls_per_s))
 			return fail(ctx, "bad clock syscall rate '%s': calls per second, 0 or more", arg);
 		break;
+	case OPT_PORT: {
+		double v;
+
+		if (cfg->n_ports >= DBT_MAX_PORTS)
+			return fail(ctx, "too many --port options (at most %s)", "16");
+		if (parse_number(arg, 1, 65535, &v) || v != floor(v))
+			return fail(ctx, "bad port '%s': a whole number from 1 to 65535", arg);
+		cfg->ports[cfg->n_ports++] = (unsigned short)v;
+		break;
+	}
+	case OPT_JSON:
+		cfg->json = true;
+		break;
+	case OPT_ROOT:
+		if (!*arg)
+			return fail(ctx, "empty --root directory%s", "");
+		cfg->root = arg;
+		break;
+	case OPT_LISTEN: {
+		char host[256];
+		unsigned short port;
+
+		if (dbt_parse_listen(arg, host, sizeof(host), &port))
+			return fail(ctx, "bad --listen '%s': HOST:PORT, [IPV6]:PORT or :PORT, port 1-65535", arg);
+		cfg->listen = arg;
+		break;
+	}
+	case OPT_TOP_N: {
+		double v;
+
+		if (parse_number(arg, 1, DBT_MAX_TOP_N, &v) || v != floor(v))
+			return fail(ctx, "bad --top-n '%s': a whole number from 1 to 1000", arg);
+		cfg->top_n = (int)v;
+		break;
+	}
 	case 'h':
 		ctx->help = true;
 		break;
 	case ARGP_KEY_ARG:
+		if (cfg->command == DBT_CMD_REPORT || cfg->command == DBT_CMD_DIFF) {
+			if (cfg->n_files >= (cfg->command == DBT_CMD_DIFF ? 2 : 1))
+				return fail(ctx, "unexpected argument '%s'", arg);
+			if (!*arg)
+				return fail(ctx, "empty capture file name%s", "");
+			cfg->files[cfg->n_files++] = arg;
+			break;
+		}
 		if (cfg->command != DBT_CMD_NONE)
 			return fail(ctx, "unexpected argument '%s'", arg);
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
@@ -313,8 +416,42 @@ int dbt_parse_args(int argc, char **argv, struct dbt_config *cfg, char *err, siz
 		snprintf(err, errlen, "no command given (see dbtrace --help)");
 		return -EINVAL;
 	}
+	if (cfg->root && cfg->command != DBT_CMD_CHECK) {
+		snprintf(err, errlen, "--root is an option of check only");
+		return -EINVAL;
+	}
+	if (cfg->json && cfg->command != DBT_CMD_CHECK && cfg->command != DBT_CMD_DIFF) {
+		snprintf(err, errlen, "--json is an option of check and diff only");
+		return -EINVAL;
+	}
+	if (cfg->listen && cfg->command != DBT_CMD_SERVE) {
+		snprintf(err, errlen, "--listen is an option of serve only");
+		return -EINVAL;
+	}
+	if (cfg->top_n && cfg->command != DBT_CMD_SERVE && cfg->command != DBT_CMD_REPORT &&
+	    cfg->command != DBT_CMD_DIFF) {
+		snprintf(err, errlen, "--top-n is an option of serve, report and diff only");
+		return -EINVAL;
+	}
+	if (cfg->output && cfg->command == DBT_CMD_REPORT && !strcmp(cfg->output, "-")) {
+		snprintf(err, errlen, "report writes a file: give -o FILE.html");
+		return -EINVAL;
+	}
+	if (cfg->command == DBT_CMD_REPORT && cfg->n_files != 1) {
+		snprintf(err, errlen, "report needs one capture file: dbtrace report CAPTURE.json [-o FILE.html]");
+		return -EINVAL;
+	}
+	if (cfg->command == DBT_CMD_DIFF && cfg->n_files != 2) {
+		snprintf(err, errlen, "diff needs two capture files: dbtrace diff BEFORE.json AFTER.json");
+		return -EINVAL;
+	}
+	if (cfg->command == DBT_CMD_SERVE && !cfg->listen)
+		cfg->listen = DBT_DEFAULT_LISTEN;
+	if (!cfg->top_n)
+		cfg->top_n = DBT_DEFAULT_TOP_N;
 	if (cfg->duration_s && cfg->duration_s < cfg->interval_s &&
-	    (cfg->command == DBT_CMD_TOP || cfg->command == DBT_CMD_CAPTURE)) {
+	    (cfg->command == DBT_CMD_TOP || cfg->command == DBT_CMD_CAPTURE ||
+	     cfg->command == DBT_CMD_SERVE)) {
 		snprintf(err, errlen, "duration %.3gs is shorter than the interval %.3gs",
 			 cfg->duration_s, cfg->interval_s);
 		return -EINVAL;

@@ -10,6 +10,10 @@
 
 #define DBT_MAX_PIDS 64
 #define DBT_MAX_CLASS_OVERRIDES 32
+#define DBT_MAX_PORTS 16
+#define DBT_DEFAULT_LISTEN "127.0.0.1:9464"  /* serve: loopback unless asked */
+#define DBT_DEFAULT_TOP_N 20                 /* serve, report, diff: rows per kind */
+#define DBT_MAX_TOP_N 1000
 
 enum dbt_command {
 	DBT_CMD_NONE = 0,
@@ -18,6 +22,10 @@ enum dbt_command {
 	DBT_CMD_PROBES,
 	DBT_CMD_TOP,
 	DBT_CMD_CAPTURE,
+	DBT_CMD_CHECK,
+	DBT_CMD_SERVE,
+	DBT_CMD_REPORT,
+	DBT_CMD_DIFF,
 };
 
 /* Exit codes shared by every subcommand. */
@@ -39,6 +47,9 @@ struct dbt_config {
 	bool batch;             /* top: plain text instead of ncurses */
 	char sort_key;          /* top: column key, 0 for the default */
 	bool view_classes;      /* top: start in the thread-class view */
+	bool view_net;          /* top: start in the network view */
+	unsigned short ports[DBT_MAX_PORTS];  /* --port: only these service ports in the port rows */
+	int n_ports;
 	const char *comm;       /* only processes with this comm */
 	struct tclass_override classes[DBT_MAX_CLASS_OVERRIDES];  /* --class NAME=GLOB */
 	int n_classes;
@@ -46,6 +57,12 @@ struct dbt_config {
 	unsigned int sample_hz; /* clock family: CPU-clock samples per second per CPU */
 	double clock_vdso_pct;  /* gettimeofday_hotspot: vDSO share threshold, % of CPU samples */
 	double clock_syscalls_per_s;  /* gettimeofday_hotspot: clock syscall rate threshold */
+	bool json;              /* check: print JSON */
+	const char *root;       /* check: read /proc, /sys, /etc under this tree; NULL: "/" */
+	const char *listen;     /* serve: HOST:PORT, [V6]:PORT or :PORT */
+	int top_n;              /* serve, report, diff: classes, ports, devices kept */
+	const char *files[2];   /* report: the capture; diff: before and after */
+	int n_files;
 };
 
 /* Parses argv (argv[0] is the program name). Returns 0, or -EINVAL with a
@@ -56,6 +73,10 @@ int dbt_parse_args(int argc, char **argv, struct dbt_config *cfg, char *err, siz
 /* Strict positive number of seconds: "1", "0.5", "2s", "1m"; rejects 0,
  * negatives, trailing garbage, NaN and values above a day. */
 int dbt_parse_seconds(const char *text, double *out);
+
+/* serve's --listen: "HOST:PORT", "[IPV6]:PORT" or ":PORT" (all
+ * addresses); host "" for all. The host is not resolved here. */
+int dbt_parse_listen(const char *text, char *host, size_t hostlen, unsigned short *port);
 
 /* Strict positive PID. */
 int dbt_parse_pid(const char *text, pid_t *out);

@@ -10,6 +10,10 @@ int cmd_version(const struct dbt_config *cfg);
 int cmd_probes(const struct dbt_config *cfg);
 int cmd_top(const struct dbt_config *cfg);
 int cmd_capture(const struct dbt_config *cfg);
+int cmd_check(const struct dbt_config *cfg);
+int cmd_serve(const struct dbt_config *cfg);
+int cmd_report(const struct dbt_config *cfg);
+int cmd_diff(const struct dbt_config *cfg);
 
 /* Checks shared by every command that loads probes: privileges, BTF,
  * libbpf's logging. Returns 0 or an exit code. */

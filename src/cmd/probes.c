@@ -21,11 +21,11 @@ int cmd_probes(const struct dbt_config *cfg)
 		log_err("cannot set up the probes: %s", log_errno_text(failed, eb, sizeof(eb)));
 		return DBT_EXIT_RUNTIME;
 	}
-	printf("%-10s %-12s %s\n", "FAMILY", "ATTACH", "REJECTED");
+	printf("%-10s %-22s %s\n", "FAMILY", "ATTACH", "REJECTED");
 	for (int f = 0; f < FAM_COUNT; f++) {
 		const struct probe_report *r = &col.reports[f];
 
-		printf("%-10s %-12s", r->family, r->attach[0] ? r->attach : "none");
+		printf("%-10s %-22s", r->family, r->attach[0] ? r->attach : "none");
 		if (!r->n_rejected)
 			printf(" -");
 		for (int i = 0; i < r->n_rejected; i++)

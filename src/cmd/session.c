@@ -1,8 +1,12 @@
 #include "cmd/session.h"
+#include "cmd/misbinding.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
+#include "findings/bimodal_response.h"
 #include "findings/gettimeofday_hotspot.h"
+#include "findings/link_saturated.h"
 #include "findings/oversubscription.h"
+#include "findings/tx_queueing.h"
 #include "sysinfo/clock_env.h"
 #include "sysinfo/proc_status.h"
 
@@ -23,8 +27,16 @@ struct session_state {
 	struct gtod_config gtod;
 	struct clock_env clock_env;    /* read once: clocksource, log, cmdline, tuned */
 	struct clock_snapshot clock_first;
+	struct net_snapshot net_first;   /* for the whole-capture net summary */
+	struct net_filter net_filter;    /* --port */
+	uint16_t net_ports[DBT_MAX_PORTS];
+	struct txq_config txq;
+	struct linksat_config linksat;
+	struct linksat_state linksat_runs;  /* seconds above the threshold, per device */
+	struct bimodal_config bimodal;
 	struct world_snapshot snaps[2];
 	struct cpu_row *rows;
+	struct misbinding mis;         /* NIC layout read once, target CPUs cached */
 	struct finding_list now;       /* this interval's findings */
 };
 
@@ -34,6 +46,7 @@ void session_result_free(struct session_result *res)
 	cpu_snapshot_free(&res->last);
 	sched_summary_free(&res->sched);
 	clock_interval_free(&res->clock);
+	net_interval_free(&res->net);
 	findings_free(&res->findings);
 }
 
@@ -62,8 +75,21 @@ static void fill_allowed_cpus(struct sched_interval *si)
 	}
 }
 
+/* The net family's rules over one window. */
+static int judge_net(struct session_state *st, const struct net_interval *ni, int index)
+{
+	int err = tx_queueing_check(ni, &st->txq, index, &st->now);
+
+	if (!err)
+		err = link_saturated_check(ni, &st->linksat, &st->linksat_runs, index, &st->now);
+	if (!err)
+		err = bimodal_response_check(ni, &st->bimodal, index, &st->now);
+	return err;
+}
+
 static int judge(struct session_state *st, struct sched_interval *si,
-		 const struct clock_interval *ci, int index, struct session_result *res)
+		 const struct clock_interval *ci, const struct net_interval *ni, int index,
+		 struct session_result *res)
 {
 	int err = 0;
 
@@ -75,6 +101,11 @@ static int judge(struct session_state *st, struct sched_interval *si,
 	if (!err && ci)
 		err = gettimeofday_hotspot_check(ci, &st->col->clock.fns, &st->clock_env, &st->gtod,
 						 index, &st->now);
+	if (!err)
+		err = misbinding_judge(&st->mis, st->rows, st->col->ncpus, si, st->pids,
+				       st->cfg->n_pids, index, &st->now);
+	if (!err && ni)
+		err = judge_net(st, ni, index);
 	for (int i = 0; !err && i < st->now.n; i++)
 		err = findings_merge(&res->findings, &st->now.items[i]);
 	return err;
@@ -98,10 +129,19 @@ static int state_init(struct session_state *st, const struct dbt_config *cfg,
 	st->gtod.vdso_pct = cfg->clock_vdso_pct;
 	st->gtod.syscalls_per_s = cfg->clock_syscalls_per_s;
 	clock_snapshot_init(&st->clock_first);
+	net_snapshot_init(&st->net_first);
+	for (int i = 0; i < cfg->n_ports; i++)
+		st->net_ports[i] = cfg->ports[i];
+	st->net_filter.ports = st->net_ports;
+	st->net_filter.n_ports = cfg->n_ports;
+	txq_config_default(&st->txq);
+	linksat_config_default(&st->linksat);
+	bimodal_config_default(&st->bimodal);
 	if (col->on[FAM_CLOCK])
 		clock_env_read(NULL, &st->clock_env);
 	if (cfg->runq_p99_us > 0)
 		st->oversub.runq_p99_us = cfg->runq_p99_us;
+	misbinding_init(&st->mis);
 	err = tclass_classifier_new(cfg->classes, (size_t)cfg->n_classes, &st->classifier);
 	if (err)
 		return err;
@@ -119,8 +159,11 @@ static void state_free(struct session_state *st)
 	world_snapshot_free(&st->snaps[0]);
 	world_snapshot_free(&st->snaps[1]);
 	free(st->rows);
+	misbinding_free(&st->mis);
 	tclass_classifier_free(st->classifier);
 	clock_snapshot_free(&st->clock_first);
+	net_snapshot_free(&st->net_first);
+	linksat_state_free(&st->linksat_runs);
 	findings_free(&st->now);
 }
 
@@ -163,6 +206,7 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 	struct world_snapshot *prev = &st->snaps[*cur_idx ^ 1], *cur = &st->snaps[*cur_idx];
 	struct sched_interval si = { 0 }, *sip = NULL;
 	struct clock_interval ci = { 0 }, *cip = NULL;
+	struct net_interval ni = { 0 }, *nip = NULL;
 	struct interval_view iv = { 0 };
 	struct cpu_row total;
 	int err, rc;
@@ -193,12 +237,22 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 		}
 		cip = &ci;
 	}
-	err = judge(st, sip, cip, res->intervals, res);
+	if (cur->have_net) {
+		err = net_interval_compute(&prev->net, &cur->net, &st->net_filter, &ni);
+		if (err) {
+			sched_interval_free(&si);
+			clock_interval_free(&ci);
+			return err;
+		}
+		nip = &ni;
+	}
+	err = judge(st, sip, cip, nip, res->intervals, res);
 	if (!err && sip)
 		err = sched_summary_add(&res->sched, sip);
 	if (err) {
 		sched_interval_free(&si);
 		clock_interval_free(&ci);
+		net_interval_free(&ni);
 		return err;
 	}
 	res->lost_events = collectors_lost(st->col) + cur->sched.lost;
@@ -214,6 +268,7 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 	iv.clock = cip;
 	iv.clock_fns = &st->col->clock.fns;
 	iv.clock_hz = st->col->clock.sample_hz;
+	iv.net = nip;
 	iv.findings = &st->now;
 	iv.lost_events = res->lost_events;
 	iv.thread_evictions = res->thread_evictions;
@@ -224,6 +279,7 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 	rc = sink->on_interval(sink->ctx, &iv);
 	sched_interval_free(&si);
 	clock_interval_free(&ci);
+	net_interval_free(&ni);
 	if (rc < 0)
 		return rc;
 	if (rc == SESSION_STOP)
@@ -261,6 +317,11 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 	cpu_snapshot_copy(&res->last, &st.snaps[0].cpu);
 	if (st.snaps[0].have_clock) {
 		err = clock_snapshot_copy(&st.clock_first, &st.snaps[0].clock);
+		if (err)
+			goto out;
+	}
+	if (st.snaps[0].have_net) {
+		err = net_snapshot_copy(&st.net_first, &st.snaps[0].net);
 		if (err)
 			goto out;
 	}
@@ -306,6 +367,11 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 	sched_summary_finish(&res->sched);
 	if (!err && st.snaps[cur_idx ^ 1].have_clock)
 		err = clock_summary(&st, &st.snaps[cur_idx ^ 1].clock, res);
+	if (!err && st.snaps[cur_idx ^ 1].have_net && res->intervals) {
+		err = net_interval_compute(&st.net_first, &st.snaps[cur_idx ^ 1].net, &st.net_filter,
+					   &res->net);
+		res->have_net = !err;
+	}
 out:
 	if (tfd >= 0)
 		close(tfd);

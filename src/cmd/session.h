@@ -11,6 +11,7 @@
 #include "findings/finding.h"
 #include "model/clock_model.h"
 #include "model/interval.h"
+#include "model/net_model.h"
 #include "model/sched_model.h"
 
 enum session_action { SESSION_CONTINUE = 0, SESSION_STOP = 1 };
@@ -30,6 +31,8 @@ struct session_result {
 	struct clock_interval clock;       /* clock family, first to last snapshot */
 	struct clock_fn_table clock_fns;   /* its vDSO function names */
 	unsigned int clock_hz;             /* 0: the clock family was off */
+	struct net_interval net;           /* net family, first to last snapshot */
+	bool have_net;
 	struct finding_list findings;      /* merged over all intervals */
 	double elapsed_s;
 	int stop_signal;               /* 0 when the duration ran out or the user quit */

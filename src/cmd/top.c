@@ -5,6 +5,7 @@
 #include "out/batch.h"
 #include "out/class_table.h"
 #include "out/cpu_table.h"
+#include "out/net_table.h"
 #include "out/top_ui.h"
 
 #include <stdio.h>
@@ -13,14 +14,14 @@
 struct top_ctx {
 	struct top_ui *ui;
 	char sort_key;
-	bool classes;
+	enum top_view view;
 };
 
 static int batch_interval(void *ctx, const struct interval_view *iv)
 {
 	struct top_ctx *t = ctx;
 
-	return batch_print(stdout, iv, t->classes, t->sort_key);
+	return batch_print(stdout, iv, t->view, t->sort_key);
 }
 
 static int ui_interval(void *ctx, const struct interval_view *iv)
@@ -39,15 +40,20 @@ static int ui_input(void *ctx)
 
 int cmd_top(const struct dbt_config *cfg)
 {
-	char default_key = cfg->view_classes ? CLASS_TABLE_DEFAULT_SORT : CPU_TABLE_DEFAULT_SORT;
-	struct top_ctx t = { NULL, cfg->sort_key ? cfg->sort_key : default_key, cfg->view_classes };
+	enum top_view view = cfg->view_net ? TOP_VIEW_NET
+			     : cfg->view_classes ? TOP_VIEW_CLASSES : TOP_VIEW_CPUS;
+	char default_key = view == TOP_VIEW_NET ? NET_TABLE_DEFAULT_SORT
+			   : view == TOP_VIEW_CLASSES ? CLASS_TABLE_DEFAULT_SORT : CPU_TABLE_DEFAULT_SORT;
+	struct top_ctx t = { NULL, cfg->sort_key ? cfg->sort_key : default_key, view };
 	struct session_sink sink = { .ctx = &t, .input_fd = -1 };
 	struct session_result res;
 	struct collectors col;
 	char status[256], eb[96];
 	int rc, failed;
 
-	if (!(t.classes ? class_table_valid_key(t.sort_key) : cpu_table_valid_key(t.sort_key))) {
+	if (!(view == TOP_VIEW_NET       ? net_table_valid_key(t.sort_key)
+	      : view == TOP_VIEW_CLASSES ? class_table_valid_key(t.sort_key)
+					 : cpu_table_valid_key(t.sort_key))) {
 		log_err("bad sort key '%c': one of the keys in the table header", t.sort_key);
 		return DBT_EXIT_USAGE;
 	}
@@ -72,7 +78,7 @@ int cmd_top(const struct dbt_config *cfg)
 	if (cfg->batch) {
 		sink.on_interval = batch_interval;
 	} else {
-		rc = top_ui_open(&t.ui, col.ncpus, t.classes, t.sort_key, status);
+		rc = top_ui_open(&t.ui, col.ncpus, t.view, t.sort_key, status);
 		if (rc) {
 			log_err("cannot start the terminal view: %s", log_errno_text(rc, eb, sizeof(eb)));
 			collectors_close(&col);

@@ -23,6 +23,7 @@ int collectors_open(struct collectors *c, const struct dbt_config *cfg)
 	c->on[FAM_SCHED] = !sched_collector_open(&c->sched, &c->reports[FAM_SCHED]);
 	c->on[FAM_CLOCK] = !clock_collector_open(&c->clock, cfg ? cfg->sample_hz : 0,
 						 &c->reports[FAM_CLOCK]);
+	c->on[FAM_NET] = !net_collector_open(&c->net, &c->reports[FAM_NET]);
 	for (int f = 0; f < FAM_COUNT; f++)
 		failed += !c->on[f];
 	return failed;
@@ -59,6 +60,12 @@ int collectors_snapshot(struct collectors *c, struct world_snapshot *w)
 		if (err)
 			return err;
 	}
+	w->have_net = c->on[FAM_NET];
+	if (w->have_net) {
+		err = net_collector_read(&c->net, &w->net);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
@@ -72,6 +79,8 @@ uint64_t collectors_lost(const struct collectors *c)
 		lost += sched_collector_lost(&c->sched);
 	if (c->on[FAM_CLOCK])
 		lost += clock_collector_lost(&c->clock);
+	if (c->on[FAM_NET])
+		lost += net_collector_lost(&c->net);
 	return lost;
 }
 
@@ -83,6 +92,8 @@ void collectors_close(struct collectors *c)
 		sched_collector_close(&c->sched);
 	if (c->on[FAM_CLOCK])
 		clock_collector_close(&c->clock);
+	if (c->on[FAM_NET])
+		net_collector_close(&c->net);
 	memset(c->on, 0, sizeof(c->on));
 	free(c->stat_buf);
 	c->stat_buf = NULL;

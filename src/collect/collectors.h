@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include "cli/options.h"
 #include "collect/clock.h"
+#include "collect/net.h"
 #include "collect/sched.h"
 #include "collect/softirq.h"
 #include "model/cpu_model.h"
@@ -16,6 +17,7 @@ enum dbt_family {
 	FAM_SOFTIRQ,
 	FAM_SCHED,
 	FAM_CLOCK,
+	FAM_NET,
 	FAM_COUNT,
 };
 
@@ -25,6 +27,7 @@ struct collectors {
 	struct softirq_collector softirq;
 	struct sched_collector sched;
 	struct clock_collector clock;
+	struct net_collector net;
 	bool on[FAM_COUNT];
 	struct probe_report reports[FAM_COUNT];
 };

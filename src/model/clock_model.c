@@ -129,6 +129,11 @@ int clock_snapshot_copy(struct clock_snapshot *dst, const struct clock_snapshot 
 	return 0;
 }
 
+static uint64_t evicted(const struct clock_snapshot *s)
+{
+	return s->stats.inserts > (uint64_t)s->n ? s->stats.inserts - (uint64_t)s->n : 0;
+}
+
 void clock_stats_finish(struct clock_stats *s, double dt_s)
 {
 	uint64_t best = 0;
@@ -281,6 +286,8 @@ int clock_interval_compute(const struct clock_snapshot *prev, const struct clock
 	out->idle_samples = counter_delta(prev->stats.idle_samples, cur->stats.idle_samples);
 	out->kthread_samples = counter_delta(prev->stats.kthread_samples, cur->stats.kthread_samples);
 	out->update_failed = counter_delta(prev->stats.update_failed, cur->stats.update_failed);
+	/* entries are never deleted: every one made is live or was evicted */
+	out->evictions = counter_delta(evicted(prev), evicted(cur));
 	if (!cur->n)
 		return 0;
 	act = malloc(sizeof(*act) * (size_t)cur->n);

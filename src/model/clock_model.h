@@ -73,6 +73,7 @@ struct clock_interval {
 	int n_procs;
 	/* the family over the window (all CPUs) */
 	uint64_t samples, idle_samples, kthread_samples, update_failed;
+	uint64_t evictions;            /* threads whose counters the LRU map dropped */
 };
 
 void clock_snapshot_init(struct clock_snapshot *s);

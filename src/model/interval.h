@@ -7,6 +7,7 @@
 #include "findings/finding.h"
 #include "model/clock_model.h"
 #include "model/cpu_model.h"
+#include "model/net_model.h"
 #include "model/sched_model.h"
 
 /* Everything read at one instant. */
@@ -16,6 +17,8 @@ struct world_snapshot {
 	bool have_sched;
 	struct clock_snapshot clock;
 	bool have_clock;
+	struct net_snapshot net;
+	bool have_net;
 };
 
 int world_snapshot_alloc(struct world_snapshot *w, int ncpus);
@@ -32,6 +35,7 @@ struct interval_view {
 	const struct clock_interval *clock;   /* NULL when the family is off */
 	const struct clock_fn_table *clock_fns;  /* names of the vDSO function slots */
 	unsigned int clock_hz;                /* its sample rate */
+	const struct net_interval *net;       /* NULL when the family is off */
 	const struct finding_list *findings;  /* raised in this interval */
 	uint64_t lost_events;          /* so far, all families */
 	uint64_t thread_evictions;     /* so far: per-thread state the LRU dropped */

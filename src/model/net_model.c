@@ -154,12 +154,19 @@ static void dev_row(const struct net_dev_sample *p, const struct net_dev_sample 
 		r->rx_mbps = per_s(counter_delta(p->rx_bytes, c->rx_bytes), dt) * 8 / 1e6;
 		if (!isnan(r->speed_mbps))
 			r->util_pct = 100.0 * fmax(r->tx_mbps, r->rx_mbps) / r->speed_mbps;
+	} else if (c->have_txq) {
+		/* a device of another namespace is first read once the kernel
+		 * side sees it send, so its link counters miss the window's
+		 * start: what it sent is still known from the probes (an entry
+		 * absent before was made by the window's first packet) */
+		uint64_t p0 = p && p->have_txq ? p->xmit_packets : 0, b0 = p && p->have_txq ? p->xmit_bytes : 0;
+
+		r->tx_pps = per_s(counter_delta(p0, c->xmit_packets), dt);
+		r->tx_mbps = per_s(counter_delta(b0, c->xmit_bytes), dt) * 8 / 1e6;
 	}
 	r->txq_samples = txq_delta(p, c, r->txq_hist);
 	r->txq_p50_us = hist_percentile(r->txq_hist, DBT_HIST_SLOTS, 0.50);
 	r->txq_p99_us = hist_percentile(r->txq_hist, DBT_HIST_SLOTS, 0.99);
-	r->xmit_pps = c->have_txq ? per_s(counter_delta(p && p->have_txq ? p->xmit_packets : 0,
-							c->xmit_packets), dt) : NAN;
 }
 
 /* Bytes per second both ways, for the order; unknown counts as 0. */
@@ -227,7 +234,6 @@ int net_interval_compute(const struct net_snapshot *prev, const struct net_snaps
 	memset(out, 0, sizeof(*out));
 	out->dt_s = dt;
 	out->lost = counter_delta(stats_lost(&prev->stats), stats_lost(&cur->stats));
-	out->xmit_unmatched = counter_delta(prev->stats.xmit_unmatched, cur->stats.xmit_unmatched);
 	out->devs = calloc(cur->n_dev ? (size_t)cur->n_dev : 1, sizeof(*out->devs));
 	out->ports = calloc(cur->n_port ? (size_t)cur->n_port : 1, sizeof(*out->ports));
 	if (!out->devs || !out->ports) {
@@ -266,6 +272,7 @@ int net_interval_compute(const struct net_snapshot *prev, const struct net_snaps
 		hist_delta(p ? p->resp_hist : zero, c->resp_hist, r->resp_hist, DBT_HIST_SLOTS);
 		hist_delta(p ? p->rxq_hist : zero, c->rxq_hist, r->rxq_hist, DBT_HIST_SLOTS);
 		r->requests_per_s = per_s(r->requests, dt);
+		r->reads_per_s = per_s(r->reads, dt);
 		r->resp_p50_us = hist_percentile(r->resp_hist, DBT_HIST_SLOTS, 0.50);
 		r->resp_p99_us = hist_percentile(r->resp_hist, DBT_HIST_SLOTS, 0.99);
 		r->rxq_p50_us = hist_percentile(r->rxq_hist, DBT_HIST_SLOTS, 0.50);

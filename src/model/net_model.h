@@ -65,7 +65,6 @@ struct net_dev_stats {
 	double util_pct;               /* busier direction, % of the link speed; NAN: unknown */
 	uint64_t txq_samples;
 	double txq_p50_us, txq_p99_us;
-	double xmit_pps;               /* packets the tx queue probes saw leave */
 	__u64 txq_hist[DBT_HIST_SLOTS];
 };
 
@@ -73,7 +72,7 @@ struct net_port_stats {
 	uint16_t port;
 	uint8_t role;
 	uint64_t requests, reads;
-	double requests_per_s;
+	double requests_per_s, reads_per_s;
 	double resp_p50_us, resp_p99_us;
 	double rxq_p50_us, rxq_p99_us;
 	__u64 resp_hist[DBT_HIST_SLOTS];
@@ -87,7 +86,6 @@ struct net_interval {
 	struct net_port_stats *ports;  /* most requests first */
 	int n_ports;
 	uint64_t lost;                 /* samples lost to full maps in the window */
-	uint64_t xmit_unmatched;       /* sent skbs never seen queued */
 };
 
 /* Which ports the port rows keep; n_ports 0: all. */

@@ -1,6 +1,7 @@
 #include "out/batch.h"
 #include "out/class_table.h"
 #include "out/cpu_table.h"
+#include "out/net_table.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -50,7 +51,39 @@ static int print_classes(FILE *out, const struct interval_view *iv, char sort_ke
 	return 0;
 }
 
-int batch_print(FILE *out, const struct interval_view *iv, bool classes, char sort_key)
+/* The network view: devices, then ports. */
+static int print_net(FILE *out, const struct interval_view *iv, char sort_key)
+{
+	const struct net_interval *ni = iv->net;
+	char line[512];
+	int *order, n;
+
+	net_dev_header(line, sizeof(line), sort_key);
+	fprintf(out, "%s\n", line);
+	if (!ni) {
+		fprintf(out, "(net probes not attached)\n");
+		return 0;
+	}
+	order = malloc(sizeof(*order) * (size_t)(ni->n_devs > ni->n_ports ? ni->n_devs + 1 : ni->n_ports + 1));
+	if (!order)
+		return -ENOMEM;
+	n = net_dev_sort(ni, sort_key, order);
+	for (int i = 0; i < n; i++) {
+		net_dev_row(line, sizeof(line), &ni->devs[order[i]]);
+		fprintf(out, "%s\n", line);
+	}
+	net_port_header(line, sizeof(line), sort_key);
+	fprintf(out, "%s\n", line);
+	n = net_port_sort(ni, sort_key, order);
+	for (int i = 0; i < n; i++) {
+		net_port_row(line, sizeof(line), &ni->ports[order[i]]);
+		fprintf(out, "%s\n", line);
+	}
+	free(order);
+	return 0;
+}
+
+int batch_print(FILE *out, const struct interval_view *iv, enum top_view view, char sort_key)
 {
 	char stamp[16];
 	time_t now = time(NULL);
@@ -62,7 +95,9 @@ int batch_print(FILE *out, const struct interval_view *iv, bool classes, char so
 	fprintf(out, "dbtrace top - %s  t=%.1fs  interval %.2fs  lost events %llu  thread evictions %llu\n",
 		stamp, iv->t_s, iv->dt_s, (unsigned long long)iv->lost_events,
 		(unsigned long long)iv->thread_evictions);
-	err = classes ? print_classes(out, iv, sort_key) : print_cpus(out, iv, sort_key);
+	err = view == TOP_VIEW_NET       ? print_net(out, iv, sort_key)
+	      : view == TOP_VIEW_CLASSES ? print_classes(out, iv, sort_key)
+					 : print_cpus(out, iv, sort_key);
 	if (err)
 		return err;
 	for (int i = 0; iv->findings && i < iv->findings->n; i++) {

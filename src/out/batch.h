@@ -6,6 +6,14 @@
 #include <stdio.h>
 #include "model/interval.h"
 
-int batch_print(FILE *out, const struct interval_view *iv, bool classes, char sort_key);
+/* The views of `top`, in the order the 'v' key cycles through them. */
+enum top_view {
+	TOP_VIEW_CPUS = 0,
+	TOP_VIEW_CLASSES = 1,
+	TOP_VIEW_NET = 2,
+	TOP_VIEW_COUNT,
+};
+
+int batch_print(FILE *out, const struct interval_view *iv, enum top_view view, char sort_key);
 
 #endif

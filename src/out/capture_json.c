@@ -261,10 +261,84 @@ static json_object *clock_object(const struct clock_interval *iv, const struct c
 	json_object_object_add(o, "samples", u64(iv->samples));
 	json_object_object_add(o, "idle_samples", u64(iv->idle_samples));
 	json_object_object_add(o, "lost_samples", u64(iv->update_failed));
+	json_object_object_add(o, "evicted_threads", u64(iv->evictions));
 	for (int i = 0; i < shown; i++)
 		json_object_array_add(a, clock_process(&iv->procs[i], fns));
 	json_object_object_add(o, "processes", a);
 	json_object_object_add(o, "processes_omitted", json_object_new_int(iv->n_procs - shown));
+	return o;
+}
+
+/* --- net family: "net" ----------------------------------------------- */
+
+/* A log2 µs histogram: counts per slot from slot 0, trailing empty slots
+ * left out (report draws it, diff and serve need no more). */
+static json_object *hist_array(const __u64 *slots)
+{
+	json_object *a = json_object_new_array();
+	int n = DBT_HIST_SLOTS;
+
+	while (n > 0 && !slots[n - 1])
+		n--;
+	for (int i = 0; i < n; i++)
+		json_object_array_add(a, u64(slots[i]));
+	return a;
+}
+
+static json_object *net_device(const struct net_dev_stats *d)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(d->name));
+	json_object_object_add(o, "netns", d->foreign ? json_object_new_string(d->netns_name) : NULL);
+	json_object_object_add(o, "qdisc", d->qdisc_text[0] ? json_object_new_string(d->qdisc_text) : NULL);
+	json_object_object_add(o, "speed_mbps", num(d->speed_mbps));
+	json_object_object_add(o, "tx_pps", num(d->tx_pps));
+	json_object_object_add(o, "rx_pps", num(d->rx_pps));
+	json_object_object_add(o, "tx_mbps", num(d->tx_mbps));
+	json_object_object_add(o, "rx_mbps", num(d->rx_mbps));
+	json_object_object_add(o, "util_pct", num(d->util_pct));
+	json_object_object_add(o, "txq_packets", u64(d->txq_samples));
+	json_object_object_add(o, "txq_p50_us", num(d->txq_p50_us));
+	json_object_object_add(o, "txq_p99_us", num(d->txq_p99_us));
+	json_object_object_add(o, "txq_hist", hist_array(d->txq_hist));
+	return o;
+}
+
+static json_object *net_port(const struct net_port_stats *p)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "port", json_object_new_int(p->port));
+	json_object_object_add(o, "role", json_object_new_string(net_role_name(p->role)));
+	json_object_object_add(o, "requests", u64(p->requests));
+	json_object_object_add(o, "requests_per_s", num(p->requests_per_s));
+	json_object_object_add(o, "response_p50_us", num(p->resp_p50_us));
+	json_object_object_add(o, "response_p99_us", num(p->resp_p99_us));
+	json_object_object_add(o, "reads", u64(p->reads));
+	json_object_object_add(o, "rxq_p50_us", num(p->rxq_p50_us));
+	json_object_object_add(o, "rxq_p99_us", num(p->rxq_p99_us));
+	json_object_object_add(o, "response_hist", hist_array(p->resp_hist));
+	json_object_object_add(o, "rxq_hist", hist_array(p->rxq_hist));
+	return o;
+}
+
+static json_object *net_object(const struct net_interval *iv)
+{
+	json_object *o = json_object_new_object();
+	json_object *devs = json_object_new_array(), *ports = json_object_new_array();
+	int nd = iv->n_devs < CAPTURE_MAX_NET_ROWS ? iv->n_devs : CAPTURE_MAX_NET_ROWS;
+	int np = iv->n_ports < CAPTURE_MAX_NET_ROWS ? iv->n_ports : CAPTURE_MAX_NET_ROWS;
+
+	for (int i = 0; i < nd; i++)
+		json_object_array_add(devs, net_device(&iv->devs[i]));
+	for (int i = 0; i < np; i++)
+		json_object_array_add(ports, net_port(&iv->ports[i]));
+	json_object_object_add(o, "devices", devs);
+	json_object_object_add(o, "devices_omitted", json_object_new_int(iv->n_devs - nd));
+	json_object_object_add(o, "ports", ports);
+	json_object_object_add(o, "ports_omitted", json_object_new_int(iv->n_ports - np));
+	json_object_object_add(o, "lost_samples", u64(iv->lost));
 	return o;
 }
 
@@ -330,9 +404,13 @@ static int write_members(FILE *f, json_object *o)
 	return 0;
 }
 
+/* A failed buffered write leaves the write(2) error in errno (ENOSPC on a
+ * full disk): say that rather than a bare EIO. */
 static int stream_status(FILE *f)
 {
-	return ferror(f) ? -EIO : 0;
+	if (!ferror(f))
+		return 0;
+	return errno > 0 ? -errno : -EIO;
 }
 
 int capture_begin(struct capture_writer *w, const struct capture_meta *m)
@@ -370,6 +448,8 @@ int capture_add_interval(struct capture_writer *w, const struct interval_view *i
 		add_processes(o, iv->sched->procs, iv->sched->n_procs);
 	if (iv->clock)
 		json_object_object_add(o, "clock", clock_object(iv->clock, iv->clock_fns, iv->clock_hz));
+	if (iv->net)
+		json_object_object_add(o, "net", net_object(iv->net));
 	if (w->intervals++)
 		fputc(',', w->f);
 	fputs("\n", w->f);
@@ -420,6 +500,8 @@ int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 		add_processes(o, s->sched->procs, s->sched->n_procs);
 	if (s->clock)
 		json_object_object_add(o, "clock", clock_object(s->clock, s->clock_fns, s->clock_hz));
+	if (s->net)
+		json_object_object_add(o, "net", net_object(s->net));
 	json_object_object_add(o, "findings", findings_array(s->findings));
 	fputs("\n],", w->f);
 	write_members(w->f, o);

@@ -12,6 +12,7 @@
 #include "findings/finding.h"
 #include "model/clock_model.h"
 #include "model/interval.h"
+#include "model/net_model.h"
 #include "model/sched_model.h"
 #include "sysinfo/host.h"
 
@@ -38,6 +39,7 @@ struct capture_summary {
 	const struct clock_interval *clock;  /* NULL: family off */
 	const struct clock_fn_table *clock_fns;
 	unsigned int clock_hz;
+	const struct net_interval *net;      /* NULL: family off */
 	const struct finding_list *findings;
 };
 
@@ -45,6 +47,8 @@ struct capture_summary {
  * summary, so a busy host does not make a capture of gigabytes; the number
  * left out is recorded. */
 #define CAPTURE_MAX_PROCS 64
+/* Likewise for the net family's devices (busiest first) and ports. */
+#define CAPTURE_MAX_NET_ROWS 64
 
 struct capture_writer;
 

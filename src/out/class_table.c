@@ -1,9 +1,9 @@
 #define _GNU_SOURCE
 #include "out/class_table.h"
+#include "out/text.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,24 +65,7 @@ bool class_table_valid_key(char key)
 const char *class_table_key_help(void)
 {
 	return "sort: p pid  t threads  C %cpu  V vol/s  I invol/s  R runnable  5/9/M runq p50/p99/max  "
-	       "m migrations  L lost to softirq   v cpu view  q quit";
-}
-
-static size_t put(char *buf, size_t len, size_t at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static size_t put(char *buf, size_t len, size_t at, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (at >= len)
-		return at;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + at, len - at, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return at;
-	return at + (size_t)n >= len ? len - 1 : at + (size_t)n;
+	       "m migrations  L lost to softirq   v net view  q quit";
 }
 
 void class_table_header(char *buf, size_t len, char sort_key)
@@ -98,9 +81,9 @@ void class_table_header(char *buf, size_t len, char sort_key)
 
 		snprintf(title, sizeof(title), "%s%s", c->key && c->key == sort_key ? "*" : "", c->title);
 		if (c->kind == COL_TEXT)
-			at = put(buf, len, at, "%s%-*s", i ? " " : "", c->width, title);
+			at = text_put(buf, len, at, "%s%-*s", i ? " " : "", c->width, title);
 		else
-			at = put(buf, len, at, "%s%*s", i ? " " : "", c->width, title);
+			at = text_put(buf, len, at, "%s%*s", i ? " " : "", c->width, title);
 	}
 }
 
@@ -121,24 +104,24 @@ void class_table_row(char *buf, size_t len, const struct class_row *r)
 		switch (c->kind) {
 		case COL_PID:
 		case COL_INT:
-			at = put(buf, len, at, "%s%*.0f", sep, c->width, v);
+			at = text_put(buf, len, at, "%s%*.0f", sep, c->width, v);
 			break;
 		case COL_NUM:
-			at = put(buf, len, at, "%s%*.*f", sep, c->width, c->decimals, v);
+			at = text_put(buf, len, at, "%s%*.*f", sep, c->width, c->decimals, v);
 			break;
 		case COL_US:
 			if (isnan(v))
-				at = put(buf, len, at, "%s%*s", sep, c->width, "-");
+				at = text_put(buf, len, at, "%s%*s", sep, c->width, "-");
 			else
-				at = put(buf, len, at, "%s%*.0f", sep, c->width, v);
+				at = text_put(buf, len, at, "%s%*.0f", sep, c->width, v);
 			break;
 		case COL_TEXT:
 			if (!strcmp(c->title, "COMM"))
-				at = put(buf, len, at, "%s%-*.*s", sep, c->width, c->width, r->proc->comm);
+				at = text_put(buf, len, at, "%s%-*.*s", sep, c->width, c->width, r->proc->comm);
 			else if (!strcmp(c->title, "CLASS"))
-				at = put(buf, len, at, "%s%-*.*s", sep, c->width, c->width, r->cls->name);
+				at = text_put(buf, len, at, "%s%-*.*s", sep, c->width, c->width, r->cls->name);
 			else
-				at = put(buf, len, at, "%s%s", sep, cpus);
+				at = text_put(buf, len, at, "%s%s", sep, cpus);
 			break;
 		}
 	}

@@ -1,9 +1,9 @@
 #define _GNU_SOURCE
 #include "out/cpu_table.h"
+#include "out/text.h"
 #include "model/hist.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,24 +79,6 @@ const char *cpu_table_key_help(void)
 	       "H hirq  i idle  l steal  x rx/s  w wait99   v class view  q quit";
 }
 
-/* Appends with snprintf semantics but never past len. */
-static size_t put(char *buf, size_t len, size_t at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static size_t put(char *buf, size_t len, size_t at, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (at >= len)
-		return at;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + at, len - at, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return at;
-	return at + (size_t)n >= len ? len - 1 : at + (size_t)n;
-}
-
 void cpu_table_header(char *buf, size_t len, char sort_key)
 {
 	size_t at = 0;
@@ -109,7 +91,7 @@ void cpu_table_header(char *buf, size_t len, char sort_key)
 
 		snprintf(title, sizeof(title), "%s%s", columns[i].key == sort_key ? "*" : "",
 			 columns[i].title);
-		at = put(buf, len, at, i ? " %*s" : "%-*s", columns[i].width, title);
+		at = text_put(buf, len, at, i ? " %*s" : "%-*s", columns[i].width, title);
 	}
 }
 
@@ -127,11 +109,11 @@ void cpu_table_row(char *buf, size_t len, const struct cpu_row *r, double dt_s)
 
 		if (c->kind == COL_CPU) {
 			if (r->cpu < 0)
-				at = put(buf, len, at, "%-*s", c->width, "all");
+				at = text_put(buf, len, at, "%-*s", c->width, "all");
 			else
-				at = put(buf, len, at, "%-*d", c->width, r->cpu);
+				at = text_put(buf, len, at, "%-*d", c->width, r->cpu);
 			if (!r->valid) {
-				put(buf, len, at, " offline");
+				text_put(buf, len, at, " offline");
 				return;
 			}
 			continue;
@@ -139,18 +121,18 @@ void cpu_table_row(char *buf, size_t len, const struct cpu_row *r, double dt_s)
 		switch (c->kind) {
 		case COL_PCT:
 			if (isnan(v))   /* not measured: no family or no /proc/stat */
-				at = put(buf, len, at, "%s%*s", sep, c->width, "-");
+				at = text_put(buf, len, at, "%s%*s", sep, c->width, "-");
 			else
-				at = put(buf, len, at, "%s%*.1f", sep, c->width, v);
+				at = text_put(buf, len, at, "%s%*.1f", sep, c->width, v);
 			break;
 		case COL_RATE:
-			at = put(buf, len, at, "%s%*.0f", sep, c->width, dt_s > 0 ? v / dt_s : 0);
+			at = text_put(buf, len, at, "%s%*.0f", sep, c->width, dt_s > 0 ? v / dt_s : 0);
 			break;
 		case COL_US:
 			if (isnan(v))
-				at = put(buf, len, at, "%s%*s", sep, c->width, "-");
+				at = text_put(buf, len, at, "%s%*s", sep, c->width, "-");
 			else
-				at = put(buf, len, at, "%s%*.0f", sep, c->width, v);
+				at = text_put(buf, len, at, "%s%*.0f", sep, c->width, v);
 			break;
 		default:
 			break;

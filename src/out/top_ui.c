@@ -1,6 +1,7 @@
 #include "out/top_ui.h"
 #include "out/class_table.h"
 #include "out/cpu_table.h"
+#include "out/net_table.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -10,8 +11,9 @@
 #define FINDING_LINES 4   /* the findings panel: always there, this tall */
 
 struct top_ui {
-	bool classes;                  /* class view, else CPU view */
-	char cpu_key, class_key;       /* each view keeps its own sort */
+	bool classes;                  /* class view, else CPU view (unless net) */
+	bool net;                      /* network view */
+	char cpu_key, class_key, net_key;  /* each view keeps its own sort */
 	char status[256];
 	int ncpus;
 	bool have_view;
@@ -21,6 +23,8 @@ struct top_ui {
 	int *order;
 	struct sched_interval sched;
 	bool have_sched;
+	struct net_interval netiv;
+	bool have_net;
 	struct finding_list findings;
 };
 
@@ -30,8 +34,9 @@ static void restore_terminal(void)
 		endwin();
 }
 
-int top_ui_open(struct top_ui **out, int ncpus, bool classes, char sort_key, const char *status)
+int top_ui_open(struct top_ui **out, int ncpus, enum top_view view, char sort_key, const char *status)
 {
+	bool classes = view == TOP_VIEW_CLASSES;
 	struct top_ui *ui = calloc(1, sizeof(*ui));
 
 	if (!ui)
@@ -46,6 +51,10 @@ int top_ui_open(struct top_ui **out, int ncpus, bool classes, char sort_key, con
 	ui->classes = classes;
 	ui->cpu_key = classes ? CPU_TABLE_DEFAULT_SORT : sort_key;
 	ui->class_key = classes ? sort_key : CLASS_TABLE_DEFAULT_SORT;
+	ui->net = view == TOP_VIEW_NET;
+	ui->net_key = ui->net ? sort_key : NET_TABLE_DEFAULT_SORT;
+	if (ui->net)
+		ui->cpu_key = CPU_TABLE_DEFAULT_SORT;
 	snprintf(ui->status, sizeof(ui->status), "%s", status);
 	if (!initscr()) {
 		top_ui_close(ui);
@@ -128,6 +137,44 @@ static void draw_findings(struct top_ui *ui, int y)
 	}
 }
 
+/* The network view: devices, then ports, as many as fit. */
+static int draw_net(struct top_ui *ui, int y, int last)
+{
+	const struct net_interval *ni = &ui->netiv;
+	char line[512];
+	int *order, n;
+
+	net_dev_header(line, sizeof(line), ui->net_key);
+	attron(A_REVERSE);
+	mvprintw(y++, 0, "%-*s", COLS > 1 ? COLS - 1 : 1, line);
+	attroff(A_REVERSE);
+	if (!ui->have_net) {
+		mvprintw(y++, 0, "(net probes not attached: see dbtrace probes)");
+		return y;
+	}
+	order = malloc(sizeof(*order) * (size_t)(ni->n_devs > ni->n_ports ? ni->n_devs + 1 : ni->n_ports + 1));
+	if (!order)
+		return y;
+	n = net_dev_sort(ni, ui->net_key, order);
+	/* leave room for the port table's header and a few ports */
+	for (int i = 0; i < n && y < last - 4; i++) {
+		net_dev_row(line, sizeof(line), &ni->devs[order[i]]);
+		mvprintw(y++, 0, "%s", line);
+	}
+	y++;
+	net_port_header(line, sizeof(line), ui->net_key);
+	attron(A_REVERSE);
+	mvprintw(y++, 0, "%-*s", COLS > 1 ? COLS - 1 : 1, line);
+	attroff(A_REVERSE);
+	n = net_port_sort(ni, ui->net_key, order);
+	for (int i = 0; i < n && y < last; i++) {
+		net_port_row(line, sizeof(line), &ni->ports[order[i]]);
+		mvprintw(y++, 0, "%s", line);
+	}
+	free(order);
+	return y;
+}
+
 static void draw(struct top_ui *ui)
 {
 	const struct interval_view *iv = &ui->view;
@@ -139,12 +186,15 @@ static void draw(struct top_ui *ui)
 	mvprintw(y++, 0, "t=%.1fs  interval %.2fs  lost events %llu  thread evictions %llu", iv->t_s,
 		 iv->dt_s, (unsigned long long)iv->lost_events, (unsigned long long)iv->thread_evictions);
 	y++;
-	if (ui->classes)
+	if (ui->net)
+		draw_net(ui, y, panel);
+	else if (ui->classes)
 		draw_classes(ui, y, panel);
 	else
 		draw_cpus(ui, y, panel);
 	draw_findings(ui, panel);
-	mvprintw(maxy - 1, 0, "%s", ui->classes ? class_table_key_help() : cpu_table_key_help());
+	mvprintw(maxy - 1, 0, "%s", ui->net ? net_table_key_help()
+				    : ui->classes ? class_table_key_help() : cpu_table_key_help());
 	refresh();
 }
 
@@ -162,6 +212,10 @@ int top_ui_draw(struct top_ui *ui, const struct interval_view *iv)
 		sched_interval_free(&ui->sched);
 	ui->have_sched = iv->sched && !sched_interval_copy(&ui->sched, iv->sched);
 	ui->view.sched = NULL;
+	if (ui->have_net)
+		net_interval_free(&ui->netiv);
+	ui->have_net = iv->net && !net_interval_copy(&ui->netiv, iv->net);
+	ui->view.net = NULL;
 	findings_clear(&ui->findings);
 	for (int i = 0; iv->findings && i < iv->findings->n; i++)
 		findings_merge(&ui->findings, &iv->findings->items[i]);
@@ -181,8 +235,21 @@ int top_ui_input(struct top_ui *ui)
 		if (ch == 'q' || ch == 27 /* Esc */)
 			return 1;
 		if (ch == 'v') {
-			ui->classes = !ui->classes;
+			/* cpus -> classes -> net -> cpus */
+			if (ui->net) {
+				ui->net = false;
+			} else if (ui->classes) {
+				ui->classes = false;
+				ui->net = true;
+			} else {
+				ui->classes = true;
+			}
 			redraw = true;
+		} else if (ch > 0 && ch < 128 && ui->net) {
+			if (net_table_valid_key((char)ch)) {
+				ui->net_key = (char)ch;
+				redraw = true;
+			}
 		} else if (ch > 0 && ch < 128 && ui->classes && class_table_valid_key((char)ch)) {
 			ui->class_key = (char)ch;
 			redraw = true;
@@ -203,6 +270,8 @@ void top_ui_close(struct top_ui *ui)
 	restore_terminal();
 	if (ui->have_sched)
 		sched_interval_free(&ui->sched);
+	if (ui->have_net)
+		net_interval_free(&ui->netiv);
 	findings_free(&ui->findings);
 	free(ui->rows);
 	free(ui->order);

@@ -5,11 +5,13 @@
 
 #include <stdbool.h>
 #include "model/interval.h"
+#include "out/batch.h"
 
 struct top_ui;
 
 /* status: one line about the probes, shown at the top. */
-int top_ui_open(struct top_ui **ui, int ncpus, bool classes, char sort_key, const char *status);
+/* view: the one to start in ('v' cycles through them). */
+int top_ui_open(struct top_ui **ui, int ncpus, enum top_view view, char sort_key, const char *status);
 int top_ui_draw(struct top_ui *ui, const struct interval_view *iv);
 /* Handles pending key presses; returns 1 when the user quit. */
 int top_ui_input(struct top_ui *ui);

@@ -4,13 +4,28 @@
 
 load helpers/common
 
-@test "probes lists the softirq family with its attach path and exits 0" {
+@test "probes lists every family on the path this kernel allows and exits 0" {
 	run "$DBTRACE" probes
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == FAMILY*ATTACH*REJECTED ]]
-	# both kernels here have BTF: the preferred path must win, a silent
-	# fallback to raw_tp is a failure
-	[[ "$output" =~ softirq\ +tp_btf ]]
+	# each family on the path expected for this kernel: a silent
+	# fallback (e.g. to raw_tp) is a failure
+	local f
+	for f in softirq sched clock net; do
+		assert_probe_path "$output" "$f"
+	done
+	[ "$(grep -cE '^(softirq|sched|clock|net) ' <<<"$output")" -eq 4 ]
+}
+
+@test "every capture records the attach path of each family" {
+	local out
+	out="$(mktemp)"
+	"$DBTRACE" capture -d 1 -o "$out" 2>/dev/null
+	local f
+	for f in softirq sched clock net; do
+		jq -e --arg f "$f" --arg p "$(expected_path "$f")" '.probes[$f].attach == $p' "$out"
+	done
+	rm -f "$out"
 }
 
 @test "probes -v shows what libbpf did" {

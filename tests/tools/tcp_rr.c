@@ -2,10 +2,13 @@
  * in one process, each pinned to a CPU (unpinned wake-ups across CPUs swing
  * wildly on this machine), exchanging fixed-size messages for a fixed time.
  * Prints "transactions=N rate=R" so tests and the benchmark can compare
- * what dbtrace saw with what really happened.
+ * what dbtrace saw with what really happened. With -H the server holds
+ * each request HOLD_US before replying, like a database spending that
+ * long on a query (the net family's response time must show it).
  *
  * usage: tcp_rr [-d SECONDS] [-s BYTES] [-c CLIENT_CPU] [-S SERVER_CPU]
- *               [-a ADDR] [-p PORT]
+ *               [-a ADDR] [-p PORT] [-H HOLD_US]
+ * prints "listening port=P" once bound, then the result line.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -27,6 +30,7 @@ struct opts {
 	int client_cpu, server_cpu;
 	const char *addr;
 	int port;
+	long hold_us;
 };
 
 static void die(const char *what)
@@ -88,6 +92,10 @@ static void *serve(void *arg)
 	if (fd < 0 || !buf)
 		die("accept");
 	while (!full_io(fd, buf, s->o->size, 0)) {
+		struct timespec hold = { s->o->hold_us / 1000000, (s->o->hold_us % 1000000) * 1000 };
+
+		while (s->o->hold_us && clock_nanosleep(CLOCK_MONOTONIC, 0, &hold, &hold) == EINTR)
+			;
 		if (full_io(fd, buf, s->o->size, 1))
 			break;
 		s->served++;
@@ -99,7 +107,7 @@ static void *serve(void *arg)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { 5.0, 64, 0, 0, "127.0.0.1", 0 };
+	struct opts o = { 5.0, 64, 0, 0, "127.0.0.1", 0, 0 };
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	socklen_t salen = sizeof(sa);
 	struct server s = { .o = &o };
@@ -109,7 +117,7 @@ int main(int argc, char **argv)
 	char *buf;
 	int c, fd, one = 1;
 
-	while ((c = getopt(argc, argv, "d:s:c:S:a:p:")) != -1) {
+	while ((c = getopt(argc, argv, "d:s:c:S:a:p:H:")) != -1) {
 		switch (c) {
 		case 'd': o.seconds = atof(optarg); break;
 		case 's': o.size = (size_t)atol(optarg); break;
@@ -117,12 +125,13 @@ int main(int argc, char **argv)
 		case 'S': o.server_cpu = atoi(optarg); break;
 		case 'a': o.addr = optarg; break;
 		case 'p': o.port = atoi(optarg); break;
+		case 'H': o.hold_us = atol(optarg); break;
 		default:
-			fprintf(stderr, "usage: tcp_rr [-d s] [-s bytes] [-c cpu] [-S cpu] [-a addr] [-p port]\n");
+			fprintf(stderr, "usage: tcp_rr [-d s] [-s bytes] [-c cpu] [-S cpu] [-a addr] [-p port] [-H us]\n");
 			return 2;
 		}
 	}
-	if (o.size == 0 || o.seconds <= 0)
+	if (o.size == 0 || o.seconds <= 0 || o.hold_us < 0)
 		return 2;
 	buf = calloc(1, o.size);
 	s.listen_fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -134,6 +143,8 @@ int main(int argc, char **argv)
 	if (bind(s.listen_fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(s.listen_fd, 1))
 		die("bind/listen");
 	getsockname(s.listen_fd, (struct sockaddr *)&sa, &salen);
+	printf("listening port=%d\n", ntohs(sa.sin_port));
+	fflush(stdout);
 	pthread_create(&th, NULL, serve, &s);
 
 	pin(o.client_cpu);

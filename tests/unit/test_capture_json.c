@@ -171,6 +171,46 @@ static void test_unwritable_paths(void **state)
 	assert_non_null(strstr(err, "directory"));
 }
 
+/* The net family's section, per interval and for the whole capture: a
+ * device of another namespace names it, unknowns are null. */
+static void test_net_section(void **state)
+{
+	struct capture_writer *w;
+	struct capture_meta meta = { .version = "t", .started_at = "2026-01-01T00:00:00Z", .interval_s = 1 };
+	struct cpu_row rows[3], total;
+	struct net_dev_stats dev = { .name = "veth0", .foreign = true, .netns_name = "ns1",
+				     .qdisc_text = "tbf rate 20Mbit burst 100Kb limit 344.1Kb",
+				     .speed_mbps = NAN, .tx_pps = 1700, .rx_pps = NAN, .tx_mbps = 20.5,
+				     .rx_mbps = NAN, .util_pct = NAN, .txq_samples = 300,
+				     .txq_p50_us = 6200, .txq_p99_us = 16384 };
+	struct net_port_stats port = { .port = 3306, .role = DBT_NET_CLIENT, .requests = 10,
+				       .requests_per_s = 10, .resp_p50_us = 3072, .resp_p99_us = 4000,
+				       .reads = 10, .rxq_p50_us = 6, .rxq_p99_us = NAN };
+	struct net_interval net = { .dt_s = 1, .devs = &dev, .n_devs = 1, .ports = &port, .n_ports = 1 };
+	struct interval_view iv = { .ncpus = 3, .rows = rows, .total = &total, .dt_s = 1, .t_s = 1,
+				    .net = &net };
+	struct capture_summary sum = { .duration_s = 1, .ncpus = 3, .rows = rows, .net = &net };
+	char path[128], cmd[1024], err[256];
+
+	rows_init(rows, 3);
+	cpu_rows_total(rows, 3, &total);
+	snprintf(path, sizeof(path), "%s/net.json", dir);
+	assert_int_equal(capture_open(&w, path, err, sizeof(err)), 0);
+	assert_int_equal(capture_begin(w, &meta), 0);
+	assert_int_equal(capture_add_interval(w, &iv), 0);
+	assert_int_equal(capture_finish(w, &sum, err, sizeof(err)), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "jq -e '[.net, .intervals[0].net][] | .devices[0].name == \"veth0\" and "
+		 ".devices[0].netns == \"ns1\" and .devices[0].speed_mbps == null and "
+		 ".devices[0].rx_pps == null and .devices[0].tx_pps == 1700 and "
+		 ".devices[0].qdisc == \"tbf rate 20Mbit burst 100Kb limit 344.1Kb\" and "
+		 ".devices[0].txq_packets == 300 and .devices[0].txq_p99_us == 16384 and "
+		 ".ports[0].port == 3306 and .ports[0].role == \"client\" and .ports[0].requests == 10 and "
+		 ".ports[0].rxq_p99_us == null and .devices_omitted == 0 and .lost_samples == 0' %s >/dev/null",
+		 path);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +220,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_replaces_existing_file_atomically, mkdir_tmp, rm_tmp),
 		cmocka_unit_test_setup_teardown(test_device_is_written_in_place, mkdir_tmp, rm_tmp),
 		cmocka_unit_test_setup_teardown(test_unwritable_paths, mkdir_tmp, rm_tmp),
+		cmocka_unit_test_setup_teardown(test_net_section, mkdir_tmp, rm_tmp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

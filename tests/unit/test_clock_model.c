@@ -52,6 +52,8 @@ static void interval_sums(void **state)
 	add(&b, 20, 20, "idler", 5, 0, 0, 0, 0);          /* nothing new: left out */
 	b.stats.samples = 2000;
 	b.stats.idle_samples = 1000;
+	a.stats.inserts = 3;           /* 3 live: none evicted */
+	b.stats.inserts = 6;           /* 4 live: 2 evicted since */
 	clock_snapshot_sort(&a);
 	clock_snapshot_sort(&b);
 
@@ -59,6 +61,7 @@ static void interval_sums(void **state)
 	assert_float_equal(iv.dt_s, 2.0, 1e-9);
 	assert_int_equal(iv.samples, 2000);
 	assert_int_equal(iv.idle_samples, 1000);
+	assert_int_equal(iv.evictions, 2);
 	assert_int_equal(iv.n_procs, 1);
 	p = clock_interval_proc(&iv, 10);
 	assert_non_null(p);
@@ -202,6 +205,48 @@ static void fn_table_from_image(void **state)
 	assert_string_equal(clock_fn_name(&t, 7), "f5");
 }
 
+/* Classes named from the sched snapshot: a pool the clock sampler saw
+ * only one member of still gets the pool's name. */
+static void sched_namer_aligns_classes(void **state)
+{
+	struct sched_snapshot ss;
+	struct clock_snapshot a, b;
+	struct clock_sched_namer sn;
+	struct clock_interval iv;
+	const char *comms[] = { "mysqld", "ib_io_rd-1", "ib_io_rd-2", "ib_io_rd-3" };
+
+	sched_snapshot_init(&ss);
+	for (int i = 0; i < 4; i++) {
+		struct sched_thread_sample *t = sched_snapshot_add(&ss);
+
+		assert_non_null(t);
+		t->pid = 50;
+		t->tid = 50 + (uint32_t)i;
+		snprintf(t->comm, sizeof(t->comm), "%s", comms[i]);
+	}
+	sched_snapshot_sort(&ss);
+	clock_snapshot_init(&a);
+	clock_snapshot_init(&b);
+	b.mono_ns = 1000000000ull;
+	add(&b, 50, 52, "ib_io_rd-2", 100, 30, 0, 0, 0);   /* alone it would keep its comm */
+	add(&b, 60, 60, "other", 10, 0, 0, 0, 0);          /* not in the sched snapshot */
+	clock_snapshot_sort(&b);
+
+	assert_int_equal(clock_interval_compute(&a, &b, NULL, NULL, NULL, &iv), 0);
+	assert_non_null(clock_interval_class(&iv, 50, "ib_io_rd-2"));
+	clock_interval_free(&iv);
+
+	assert_int_equal(clock_sched_namer_init(&sn, &ss, NULL), 0);
+	assert_int_equal(clock_interval_compute(&a, &b, NULL, &sn.namer, NULL, &iv), 0);
+	assert_non_null(clock_interval_class(&iv, 50, "ib_io_rd-*"));
+	assert_null(clock_interval_class(&iv, 50, "ib_io_rd-2"));
+	assert_non_null(clock_interval_class(&iv, 60, "other"));
+	clock_interval_free(&iv);
+	clock_sched_namer_free(&sn);
+	sched_snapshot_free(&ss);
+	clock_snapshot_free(&b);
+}
+
 static void sys_names(void **state)
 {
 	assert_string_equal(clock_sys_name(DBT_CLOCK_SYS_CLOCK_GETTIME), "clock_gettime");
@@ -217,6 +262,7 @@ int main(void)
 		cmocka_unit_test(filters),
 		cmocka_unit_test(snapshot_copy_and_find),
 		cmocka_unit_test(fn_table_from_image),
+		cmocka_unit_test(sched_namer_aligns_classes),
 		cmocka_unit_test(sys_names),
 	};
 

@@ -174,6 +174,154 @@ static void test_clock_options(void **state)
 	assert_non_null(strstr(dbt_usage(), "--sample-hz"));
 }
 
+/* The network view and the --port filter (repeatable, 1..65535). */
+static void test_net_view_and_ports(void **state)
+{
+	struct dbt_config cfg;
+	char err[256];
+
+	assert_int_equal(parse(&cfg, err, 7, "top", "--batch", "--view", "net", "--port", "3306",
+			       "--port=33060"), 0);
+	assert_true(cfg.view_net);
+	assert_false(cfg.view_classes);
+	assert_int_equal(cfg.n_ports, 2);
+	assert_int_equal(cfg.ports[0], 3306);
+	assert_int_equal(cfg.ports[1], 33060);
+	assert_int_equal(parse(&cfg, err, 3, "top", "--view", "classes"), 0);
+	assert_true(cfg.view_classes);
+	assert_false(cfg.view_net);
+	assert_int_equal(parse(&cfg, err, 3, "top", "--view", "disks"), -EINVAL);
+	assert_non_null(strstr(err, "cpus, classes or net"));
+	assert_int_equal(parse(&cfg, err, 3, "capture", "--port", "0"), -EINVAL);
+	assert_non_null(strstr(err, "bad port '0'"));
+	assert_int_equal(parse(&cfg, err, 3, "capture", "--port", "65536"), -EINVAL);
+	assert_int_equal(parse(&cfg, err, 3, "capture", "--port", "80x"), -EINVAL);
+	assert_int_equal(parse(&cfg, err, 3, "capture", "--port", "3306.5"), -EINVAL);
+	assert_int_equal(parse(&cfg, err, 2, "capture", "--port"), -EINVAL);
+	assert_non_null(strstr(err, "needs a value"));
+	{
+		char *argv[40] = { "dbtrace", "capture" };
+		int argc = 2;
+
+		for (int i = 0; i < 17; i++) {
+			argv[argc++] = "--port";
+			argv[argc++] = "80";
+		}
+		assert_int_equal(dbt_parse_args(argc, argv, &cfg, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "too many --port"));
+	}
+}
+
+static void test_check_options(void **state)
+{
+	struct dbt_config cfg;
+	char err[256];
+
+	assert_int_equal(parse(&cfg, err, 1, "check"), 0);
+	assert_int_equal(cfg.command, DBT_CMD_CHECK);
+	assert_false(cfg.json);
+	assert_null(cfg.root);
+	assert_int_equal(parse(&cfg, err, 6, "check", "--json", "--root", "/srv/copy", "-p", "42"), 0);
+	assert_true(cfg.json);
+	assert_string_equal(cfg.root, "/srv/copy");
+	assert_int_equal(cfg.n_pids, 1);
+	assert_int_equal(parse(&cfg, err, 2, "check", "--root="), -EINVAL);
+	assert_string_equal(err, "empty --root directory");
+	assert_int_equal(parse(&cfg, err, 2, "check", "--root"), -EINVAL);
+	assert_string_equal(err, "option '--root' needs a value");
+	/* options of check only */
+	assert_int_equal(parse(&cfg, err, 2, "top", "--json"), -EINVAL);
+	assert_string_equal(err, "--json is an option of check and diff only");
+	assert_int_equal(parse(&cfg, err, 3, "capture", "--root", "/x"), -EINVAL);
+	assert_string_equal(err, "--root is an option of check only");
+}
+
+static void test_listen(void **state)
+{
+	char host[64];
+	unsigned short port;
+
+	assert_int_equal(dbt_parse_listen("127.0.0.1:9464", host, sizeof(host), &port), 0);
+	assert_string_equal(host, "127.0.0.1");
+	assert_int_equal(port, 9464);
+	assert_int_equal(dbt_parse_listen(":9100", host, sizeof(host), &port), 0);
+	assert_string_equal(host, "");
+	assert_int_equal(port, 9100);
+	assert_int_equal(dbt_parse_listen("[::1]:1", host, sizeof(host), &port), 0);
+	assert_string_equal(host, "::1");
+	assert_int_equal(port, 1);
+	assert_int_equal(dbt_parse_listen("localhost:65535", host, sizeof(host), &port), 0);
+	assert_string_equal(host, "localhost");
+	/* no port, port out of range or with a sign, bare IPv6, junk */
+	assert_int_equal(dbt_parse_listen("127.0.0.1", host, sizeof(host), &port), -EINVAL);
+	assert_int_equal(dbt_parse_listen("127.0.0.1:", host, sizeof(host), &port), -EINVAL);
+	assert_int_equal(dbt_parse_listen("127.0.0.1:0", host, sizeof(host), &port), -EINVAL);
+	assert_int_equal(dbt_parse_listen("127.0.0.1:65536", host, sizeof(host), &port), -EINVAL);
+	assert_int_equal(dbt_parse_listen("127.0.0.1:+80", host, sizeof(host), &port), -EINVAL);
+	assert_int_equal(dbt_parse_listen("127.0.0.1:80x", host, sizeof(host), &port), -EINVAL);
+	assert_int_equal(dbt_parse_listen("::1:80", host, sizeof(host), &port), -EINVAL);
+	assert_int_equal(dbt_parse_listen("[::1]80", host, sizeof(host), &port), -EINVAL);
+	assert_int_equal(dbt_parse_listen("[]:80", host, sizeof(host), &port), -EINVAL);
+	assert_int_equal(dbt_parse_listen("", host, sizeof(host), &port), -EINVAL);
+	/* the host must fit */
+	assert_int_equal(dbt_parse_listen("averyveryverylonghostname:80", host, 8, &port), -EINVAL);
+}
+
+static void test_serve_report_diff(void **state)
+{
+	struct dbt_config cfg;
+	char err[256];
+
+	assert_int_equal(parse(&cfg, err, 1, "serve"), 0);
+	assert_int_equal(cfg.command, DBT_CMD_SERVE);
+	assert_string_equal(cfg.listen, DBT_DEFAULT_LISTEN);
+	assert_int_equal(cfg.top_n, DBT_DEFAULT_TOP_N);
+	assert_int_equal(parse(&cfg, err, 5, "serve", "--listen", ":9100", "--top-n", "5"), 0);
+	assert_string_equal(cfg.listen, ":9100");
+	assert_int_equal(cfg.top_n, 5);
+	assert_int_equal(parse(&cfg, err, 3, "serve", "--listen", "127.0.0.1:99999"), -EINVAL);
+	assert_string_equal(err, "bad --listen '127.0.0.1:99999': HOST:PORT, [IPV6]:PORT or :PORT, port 1-65535");
+	assert_int_equal(parse(&cfg, err, 3, "serve", "--top-n", "0"), -EINVAL);
+	assert_string_equal(err, "bad --top-n '0': a whole number from 1 to 1000");
+	assert_int_equal(parse(&cfg, err, 2, "serve", "--top-n=2.5"), -EINVAL);
+	assert_int_equal(parse(&cfg, err, 3, "top", "--listen", ":9100"), -EINVAL);
+	assert_string_equal(err, "--listen is an option of serve only");
+	assert_int_equal(parse(&cfg, err, 3, "capture", "--top-n", "3"), -EINVAL);
+	assert_string_equal(err, "--top-n is an option of serve, report and diff only");
+	assert_int_equal(parse(&cfg, err, 5, "serve", "-d", "1", "-i", "2"), -EINVAL);
+	assert_non_null(strstr(err, "shorter than the interval"));
+
+	/* report: one capture, -o anywhere on the line */
+	assert_int_equal(parse(&cfg, err, 4, "report", "-o", "run.html", "run.json"), 0);
+	assert_int_equal(cfg.command, DBT_CMD_REPORT);
+	assert_int_equal(cfg.n_files, 1);
+	assert_string_equal(cfg.files[0], "run.json");
+	assert_string_equal(cfg.output, "run.html");
+	assert_int_equal(parse(&cfg, err, 1, "report"), -EINVAL);
+	assert_string_equal(err, "report needs one capture file: dbtrace report CAPTURE.json [-o FILE.html]");
+	assert_int_equal(parse(&cfg, err, 3, "report", "a.json", "b.json"), -EINVAL);
+	assert_string_equal(err, "unexpected argument 'b.json'");
+	assert_int_equal(parse(&cfg, err, 4, "report", "a.json", "-o", "-"), -EINVAL);
+	assert_string_equal(err, "report writes a file: give -o FILE.html");
+	assert_int_equal(parse(&cfg, err, 2, "report", ""), -EINVAL);
+	assert_string_equal(err, "empty capture file name");
+
+	/* diff: two captures, --json */
+	assert_int_equal(parse(&cfg, err, 4, "diff", "before.json", "after.json", "--json"), 0);
+	assert_int_equal(cfg.command, DBT_CMD_DIFF);
+	assert_int_equal(cfg.n_files, 2);
+	assert_string_equal(cfg.files[0], "before.json");
+	assert_string_equal(cfg.files[1], "after.json");
+	assert_true(cfg.json);
+	assert_int_equal(parse(&cfg, err, 2, "diff", "before.json"), -EINVAL);
+	assert_string_equal(err, "diff needs two capture files: dbtrace diff BEFORE.json AFTER.json");
+	assert_int_equal(parse(&cfg, err, 4, "diff", "a", "b", "c"), -EINVAL);
+	assert_string_equal(err, "unexpected argument 'c'");
+	/* other commands take no file */
+	assert_int_equal(parse(&cfg, err, 2, "capture", "run.json"), -EINVAL);
+	assert_string_equal(err, "unexpected argument 'run.json'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +334,10 @@ int main(void)
 		cmocka_unit_test(test_missing_value),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_clock_options),
+		cmocka_unit_test(test_net_view_and_ports),
+		cmocka_unit_test(test_check_options),
+		cmocka_unit_test(test_listen),
+		cmocka_unit_test(test_serve_report_diff),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,11 +50,20 @@ dbtrace_prog_names() {
 }
 
 # Counts loaded BPF programs whose name is one of dbtrace's.
+# The kernel frees the programs of a process that exited a little later:
+# those on syscall tracepoints (the clock family's sys_enter) only after
+# an RCU-tasks-trace grace period, 100-300 ms here. So a program counts
+# as still loaded only if it is there for 3 s.
 loaded_dbtrace_progs() {
-	local names
+	local names n i
 	names="$(dbtrace_prog_names | paste -sd'|')"
 	[ -n "$names" ] || { echo 0; return; }
-	bpftool prog show 2>/dev/null | grep -cE "name ($names)( |$)" || true
+	for ((i = 0; i < 60; i++)); do
+		n="$(bpftool prog show 2>/dev/null | grep -cE "name ($names)( |$)" || true)"
+		[ "$n" -eq 0 ] && break
+		sleep 0.05
+	done
+	echo "$n"
 }
 
 # |a-b| <= pct% of b
@@ -67,4 +76,24 @@ within_pct() {
 skip_in_vm() {
 	[ "${DBTRACE_VM:-0}" = 1 ] && skip "$1 (qemu TCG is ~30x slower)"
 	return 0
+}
+
+# The attach path a family must take here: the host kernel (6.18 in a VM
+# that refuses fentry) takes the fallbacks, Debian's 6.1 in qemu
+# (DBTRACE_VM=1) the preferred paths. A silent fallback fails the test.
+expected_path() {   # family
+	local vm="${DBTRACE_VM:-0}"
+	case "$1" in
+	softirq | sched) echo tp_btf ;;
+	clock) [ "$vm" = 1 ] && echo perf_event+fentry || echo perf_event+tracepoint ;;
+	net) [ "$vm" = 1 ] && echo fentry+tp_btf || echo tp_btf ;;
+	esac
+}
+
+# Asserts `dbtrace probes` output ($1) shows family $2 on its expected path.
+assert_probe_path() {
+	local want
+	want="$(expected_path "$2")"
+	grep -qE "^$2 +$(sed 's/[+]/[+]/g' <<<"$want")( |$)" <<<"$1" || {
+		echo "expected $2 via $want, got:"; echo "$1"; return 1; }
 }

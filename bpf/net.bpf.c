@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * net family: where the time goes between a client and the database
+ * thread. Three measurements (definitions in include/dbtrace/net.h):
+ * tx queue latency per device, rx socket-queue latency and response time
+ * per service port, all aggregated here as log2 µs histograms.
+ *
+ * Three variants, each a complete set, chosen by the attach plan:
+ *  "fentry+tp_btf"  fentry tcp_sendmsg, fexit tcp_recvmsg, fentry
+ *                   sock_def_readable (the default sk_data_ready of TCP
+ *                   sockets, always called through the pointer, so never
+ *                   inlined away); 6.1 has none of the socket tracepoints
+ *  "tp_btf"         tracepoints tcp:tcp_sendmsg_locked,
+ *                   sock:sock_recv_length, sock:sk_data_ready (6.10+)
+ *  "raw_tp"         the same tracepoints without BTF typing
+ * Every variant takes the tx queue from net:net_dev_queue and
+ * net:net_dev_xmit (typed tp_btf in the first two).
+ *
+ * Sends are taken at their start (fentry tcp_sendmsg, tcp_sendmsg_locked),
+ * not at the end of the call (sock_send_length): on loopback the reply
+ * can become readable before the request's send call returns, and a
+ * client's request must be stamped before its reply arrives.
+ *
+ * Kernel fields read: sock_common's addr/port pairs, family, state, num
+ * and dport (stable since 2.6); sk_protocol (a plain u16 since 5.6, a
+ * bitfield before: dbtrace needs BTF and targets newer kernels);
+ * sk_max_ack_backlog; tcp_sock rcv_nxt and copied_seq; net_device ifindex,
+ * name and nd_net (absent without CONFIG_NET_NS: namespace 0). fexit
+ * tcp_recvmsg assumes the 5.19+ prototype (the nonblock argument went
+ * away in 5.19, "net: remove noblock parameter from recvmsg() entities").
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+#include "dbtrace/net.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define AF_INET 2
+#define AF_INET6 10
+#define MSG_PEEK 2
+#define NETDEV_TX_OK 0
+
+/* Typed programs (fentry, tp_btf) read kernel memory with plain loads;
+ * raw_tp has untyped pointers and must go through bpf_probe_read_kernel,
+ * a helper call per field. Every caller passes a constant `typed`, so the
+ * branch not taken is compiled out of each program. Per request the
+ * family reads some forty fields: the plain loads are most of its cost
+ * saved. */
+#define KREAD(typed, p, field) ((typed) ? (p)->field : BPF_CORE_READ(p, field))
+
+/* Tx queue timing, two ways. Every skb is remembered in a per-CPU slot
+ * (no map update): on a device without a queue (noqueue: lo, veth,
+ * bridges), and whenever a qdisc passes the skb straight on, net_dev_xmit
+ * follows on the same CPU for the same skb and finds it there. An skb
+ * that goes into a real qdisc may leave from another CPU much later, so
+ * it is also put in the net_skbs LRU map; that costs a map update, so a
+ * CPU queueing more than BUSY_PER_MS skbs per millisecond into qdiscs
+ * puts one in four there, drawn at random (picking by time would favour
+ * the first skb after a pause, which finds a drained queue, and bias the
+ * percentiles low). Packets and bytes are counted for all. */
+#define BUSY_PER_MS 20
+
+/* An skb in a device's queue. The device is part of the key: stacked
+ * devices (bond0 over eth0, a vlan) queue the same skb again inside the
+ * upper device's transmit, and bond0's netem wait must not be overwritten
+ * by eth0's. */
+struct skb_key {
+	__u64 skb;
+	__u32 ifindex;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, DBT_NET_MAX_SKBS);
+	__type(key, struct skb_key);
+	__type(value, __u64);              /* net_dev_queue time */
+} net_skbs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, DBT_NET_MAX_SOCKS);
+	__type(key, __u64);                /* struct sock address */
+	__type(value, struct dbt_net_sock);
+} net_socks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, DBT_NET_MAX_DEVS);
+	__type(key, struct dbt_net_dev_key);
+	__type(value, struct dbt_net_dev);
+} net_devs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, DBT_NET_MAX_PORTS);
+	__type(key, struct dbt_net_port_key);
+	__type(value, struct dbt_net_port);
+} net_ports SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dbt_net_stats);
+} net_stats SEC(".maps");
+
+/* Per CPU: the last skb queued, and how many went into qdiscs in the
+ * current millisecond. */
+struct queue_slot {
+	struct skb_key key;
+	__u64 queued_ns;
+	__u64 in_map;                  /* also in net_skbs */
+	__u64 window_ns;
+	__u64 count;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct queue_slot);
+} net_queue_slot SEC(".maps");
+
+/* Zeroed templates for new entries: too large for the BPF stack. */
+const volatile struct dbt_net_port zero_port = {};
+const volatile struct dbt_net_dev zero_dev = {};
+
+static __always_inline struct dbt_net_stats *stats(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&net_stats, &zero);
+}
+
+/* --- tx queue per device ---------------------------------------------- */
+
+/* Whether the device's root qdisc queues: noqueue's enqueue is NULL
+ * (noqueue_init), and __dev_queue_xmit() then hands the skb to the driver
+ * at once. */
+static __always_inline bool has_queue(struct net_device *dev, const bool typed)
+{
+	if (typed) {
+		struct Qdisc *q = dev ? dev->qdisc : NULL;
+
+		return q && q->enqueue;
+	}
+	return BPF_CORE_READ(dev, qdisc, enqueue) != NULL;
+}
+
+static __always_inline void on_queue(struct sk_buff *skb, const bool typed)
+{
+	struct net_device *dev = KREAD(typed, skb, dev);
+	struct skb_key key = { .skb = (__u64)skb };
+	__u64 now = bpf_ktime_get_ns();
+	struct dbt_net_stats *st;
+	struct queue_slot *q;
+	__u32 zero = 0;
+
+	if (!dev)
+		return;
+	key.ifindex = KREAD(typed, dev, ifindex);
+	q = bpf_map_lookup_elem(&net_queue_slot, &zero);
+	if (!q)
+		return;
+	q->key = key;
+	q->queued_ns = now;
+	q->in_map = 0;
+	if (!has_queue(dev, typed))
+		return;
+	if (now - q->window_ns > 1000000) {
+		q->window_ns = now;
+		q->count = 0;
+	}
+	if (++q->count > BUSY_PER_MS && (bpf_get_prandom_u32() & 3))
+		return;
+	if (bpf_map_update_elem(&net_skbs, &key, &now, BPF_ANY)) {
+		st = stats();
+		if (st)
+			st->skb_failed++;
+		return;
+	}
+	q->in_map = 1;
+}
+
+static __always_inline __u32 dev_netns(struct net_device *dev, const bool typed)
+{
+	if (!bpf_core_field_exists(dev->nd_net.net))
+		return 0;
+	if (typed) {
+		struct net *net = dev->nd_net.net;
+
+		return net ? net->ns.inum : 0;
+	}
+	return BPF_CORE_READ(dev, nd_net.net, ns.inum);
+}
+
+static __always_inline struct dbt_net_dev *dev_entry(struct net_device *dev, const bool typed)
+{
+	struct dbt_net_dev_key k = { .netns = dev_netns(dev, typed), .ifindex = KREAD(typed, dev, ifindex) };
+	struct dbt_net_dev *d = bpf_map_lookup_elem(&net_devs, &k);
+	struct dbt_net_stats *st;
+
+	if (d)
+		return d;
+	/* BPF_NOEXIST: another CPU may have made it first, then ours is a
+	 * zeroed per-CPU copy that the lookup below finds */
+	bpf_map_update_elem(&net_devs, &k, (const void *)&zero_dev, BPF_NOEXIST);
+	d = bpf_map_lookup_elem(&net_devs, &k);
+	if (!d) {
+		st = stats();
+		if (st)
+			st->dev_failed++;
+		return NULL;
+	}
+	BPF_CORE_READ_STR_INTO(&d->name, dev, name);
+	return d;
+}
+
+static __always_inline void on_xmit(struct sk_buff *skb, int rc, struct net_device *dev,
+				    unsigned int len, const bool typed)
+{
+	struct skb_key key = { .skb = (__u64)skb, .ifindex = KREAD(typed, dev, ifindex) };
+	__u64 now = bpf_ktime_get_ns(), queued = 0, *in_map;
+	struct dbt_net_dev *d;
+	struct queue_slot *q;
+	__u32 zero = 0;
+
+	/* NETDEV_TX_BUSY: the skb goes back to the queue and is sent again
+	 * later; its wait goes on */
+	if (rc != NETDEV_TX_OK)
+		return;
+	d = dev_entry(dev, typed);
+	if (d) {
+		d->packets++;
+		d->bytes += len;
+	}
+	q = bpf_map_lookup_elem(&net_queue_slot, &zero);
+	if (q && q->key.skb == key.skb && q->key.ifindex == key.ifindex) {
+		/* passed straight on, on this CPU */
+		queued = q->queued_ns;
+		q->key.skb = 0;
+		if (q->in_map)
+			bpf_map_delete_elem(&net_skbs, &key);
+	} else {
+		in_map = bpf_map_lookup_elem(&net_skbs, &key);
+		if (!in_map)
+			return;   /* not timed (see BUSY_PER_MS), or queued before we attached */
+		queued = *in_map;
+		bpf_map_delete_elem(&net_skbs, &key);
+	}
+	if (d && now > queued)
+		d->txq_hist[dbt_log2_slot((now - queued) / 1000)]++;
+}
+
+/* --- sockets ----------------------------------------------------------- */
+
+/* A TCP socket with a connection (not a listener). */
+static __always_inline bool tcp_conn(struct sock *sk, const bool typed)
+{
+	__u16 family = KREAD(typed, sk, __sk_common.skc_family);
+
+	if (family != AF_INET && family != AF_INET6)
+		return false;
+	if (KREAD(typed, sk, sk_protocol) != IPPROTO_TCP)
+		return false;
+	return KREAD(typed, sk, __sk_common.skc_state) != TCP_LISTEN;
+}
+
+/*
+ * The socket's state, made on first sight. Role: an accepted socket is a
+ * clone of its listener (sk_clone_lock copies the whole struct sock, and
+ * inet_csk_clone_lock does not reset sk_max_ack_backlog), so it carries
+ * the listener's backlog, while a socket that called connect() never
+ * listened and has 0. Unlike watching connect/accept, this also
+ * classifies connections opened before dbtrace started (a database's
+ * connection pool). A listener created with listen(fd, 0) makes its
+ * accepted sockets look like clients: rare enough to accept.
+ */
+static __always_inline struct dbt_net_sock *sock_state(struct sock *sk, const bool typed)
+{
+	__u64 key = (__u64)sk;
+	__u64 addrpair = KREAD(typed, sk, __sk_common.skc_addrpair);
+	__u32 portpair = KREAD(typed, sk, __sk_common.skc_portpair);
+	struct dbt_net_sock *s = bpf_map_lookup_elem(&net_socks, &key), fresh = {};
+	struct dbt_net_stats *st;
+
+	if (s && s->addrpair == addrpair && s->portpair == portpair)
+		return s;
+	fresh.addrpair = addrpair;
+	fresh.portpair = portpair;
+	if (KREAD(typed, sk, sk_max_ack_backlog)) {
+		fresh.role = DBT_NET_SERVER;
+		fresh.port = KREAD(typed, sk, __sk_common.skc_num);
+	} else {
+		fresh.role = DBT_NET_CLIENT;
+		fresh.port = bpf_ntohs(KREAD(typed, sk, __sk_common.skc_dport));
+	}
+	st = stats();
+	if (bpf_map_update_elem(&net_socks, &key, &fresh, BPF_ANY)) {
+		if (st)
+			st->sock_failed++;
+		return NULL;
+	}
+	if (st)
+		st->socks_new++;
+	return bpf_map_lookup_elem(&net_socks, &key);
+}
+
+static __always_inline struct dbt_net_port *port_entry(const struct dbt_net_sock *s)
+{
+	struct dbt_net_port_key k = { .port = s->port, .role = s->role };
+	struct dbt_net_port *p = bpf_map_lookup_elem(&net_ports, &k);
+	struct dbt_net_stats *st;
+
+	if (p)
+		return p;
+	bpf_map_update_elem(&net_ports, &k, (const void *)&zero_port, BPF_NOEXIST);
+	p = bpf_map_lookup_elem(&net_ports, &k);
+	if (!p) {
+		st = stats();
+		if (st)
+			st->port_failed++;
+	}
+	return p;
+}
+
+static __always_inline void response_sample(const struct dbt_net_sock *s, __u64 now)
+{
+	struct dbt_net_port *p;
+
+	if (now <= s->req_ns)
+		return;
+	p = port_entry(s);
+	if (!p)
+		return;
+	p->requests++;
+	p->resp_hist[dbt_log2_slot((now - s->req_ns) / 1000)]++;
+}
+
+/* Data became readable. */
+static __always_inline void on_ready(struct sock *sk, const bool typed)
+{
+	struct dbt_net_sock *s;
+	__u64 now;
+
+	if (!tcp_conn(sk, typed))
+		return;
+	s = sock_state(sk, typed);
+	if (!s)
+		return;
+	now = bpf_ktime_get_ns();
+	if (!s->rxq_ns)
+		s->rxq_ns = now;
+	s->last_ready_ns = now;
+	if (s->role == DBT_NET_SERVER) {
+		if (s->state == DBT_NET_IDLE) {
+			s->req_ns = now;
+			s->state = DBT_NET_PENDING;
+		} else if (s->state == DBT_NET_READ && !s->next_req_ns) {
+			s->next_req_ns = now;
+		}
+	} else if (s->state == DBT_NET_SENT) {
+		response_sample(s, now);
+		s->state = DBT_NET_IDLE;
+	}
+}
+
+/* A receive call returned ret bytes. */
+static __always_inline void on_recv(struct sock *sk, int ret, int flags, const bool typed)
+{
+	struct tcp_sock *tp = (struct tcp_sock *)sk;
+	struct dbt_net_sock *s;
+	bool unread;
+	__u64 now;
+
+	if (ret <= 0 || (flags & MSG_PEEK) || !tcp_conn(sk, typed))
+		return;
+	s = sock_state(sk, typed);
+	if (!s)
+		return;
+	now = bpf_ktime_get_ns();
+	if (s->rxq_ns && now > s->rxq_ns) {
+		struct dbt_net_port *p = port_entry(s);
+
+		if (p) {
+			p->reads++;
+			p->rxq_hist[dbt_log2_slot((now - s->rxq_ns) / 1000)]++;
+		}
+	}
+	/* data left unread waits on, from its arrival (the latest one is
+	 * the best bound known) */
+	if (typed) {
+		/* a cast is not enough for the verifier: it knows sk as a
+		 * struct sock */
+		struct tcp_sock *t = bpf_skc_to_tcp_sock(sk);
+
+		unread = t && t->rcv_nxt != t->copied_seq;
+	} else {
+		unread = BPF_CORE_READ(tp, rcv_nxt) != BPF_CORE_READ(tp, copied_seq);
+	}
+	s->rxq_ns = unread ? s->last_ready_ns : 0;
+	if (s->role == DBT_NET_SERVER && s->state == DBT_NET_PENDING)
+		s->state = DBT_NET_READ;
+}
+
+/* A send call starts. */
+static __always_inline void on_send(struct sock *sk, const bool typed)
+{
+	struct dbt_net_sock *s;
+	__u64 now;
+
+	if (!tcp_conn(sk, typed))
+		return;
+	s = sock_state(sk, typed);
+	if (!s)
+		return;
+	now = bpf_ktime_get_ns();
+	if (s->role == DBT_NET_SERVER) {
+		if (s->state != DBT_NET_READ)
+			return;
+		response_sample(s, now);
+		if (s->next_req_ns) {
+			/* the next request arrived while this one was answered */
+			s->req_ns = s->next_req_ns;
+			s->next_req_ns = 0;
+			s->state = DBT_NET_PENDING;
+		} else {
+			s->state = DBT_NET_IDLE;
+		}
+	} else if (s->state == DBT_NET_IDLE) {
+		s->req_ns = now;
+		s->state = DBT_NET_SENT;
+	}
+}
+
+/* --- variant "fentry+tp_btf" ------------------------------------------ */
+
+SEC("?tp_btf/net_dev_queue")
+int BPF_PROG(net_queue_fe, struct sk_buff *skb) { on_queue(skb, true); return 0; }
+SEC("?tp_btf/net_dev_xmit")
+int BPF_PROG(net_xmit_fe, struct sk_buff *skb, int rc, struct net_device *dev, unsigned int len)
+{
+	on_xmit(skb, rc, dev, len, true);
+	return 0;
+}
+SEC("?fentry/tcp_sendmsg")
+int BPF_PROG(net_send_fe, struct sock *sk) { on_send(sk, true); return 0; }
+SEC("?fexit/tcp_recvmsg")
+int BPF_PROG(net_recv_fe, struct sock *sk, struct msghdr *msg, size_t len, int flags,
+	     int *addr_len, int ret)
+{
+	on_recv(sk, ret, flags, true);
+	return 0;
+}
+SEC("?fentry/sock_def_readable")
+int BPF_PROG(net_ready_fe, struct sock *sk) { on_ready(sk, true); return 0; }
+
+/* --- variant "tp_btf" -------------------------------------------------- */
+
+SEC("?tp_btf/net_dev_queue")
+int BPF_PROG(net_queue_btf, struct sk_buff *skb) { on_queue(skb, true); return 0; }
+SEC("?tp_btf/net_dev_xmit")
+int BPF_PROG(net_xmit_btf, struct sk_buff *skb, int rc, struct net_device *dev, unsigned int len)
+{
+	on_xmit(skb, rc, dev, len, true);
+	return 0;
+}
+SEC("?tp_btf/tcp_sendmsg_locked")
+int BPF_PROG(net_send_btf, struct sock *sk) { on_send(sk, true); return 0; }
+SEC("?tp_btf/sock_recv_length")
+int BPF_PROG(net_recv_btf, struct sock *sk, int ret, int flags)
+{
+	on_recv(sk, ret, flags, true);
+	return 0;
+}
+SEC("?tp_btf/sk_data_ready")
+int BPF_PROG(net_ready_btf, struct sock *sk) { on_ready(sk, true); return 0; }
+
+/* --- variant "raw_tp" -------------------------------------------------- */
+
+SEC("?raw_tp/net_dev_queue")
+int BPF_PROG(net_queue_raw, struct sk_buff *skb) { on_queue(skb, false); return 0; }
+SEC("?raw_tp/net_dev_xmit")
+int BPF_PROG(net_xmit_raw, struct sk_buff *skb, int rc, struct net_device *dev, unsigned int len)
+{
+	on_xmit(skb, rc, dev, len, false);
+	return 0;
+}
+SEC("?raw_tp/tcp_sendmsg_locked")
+int BPF_PROG(net_send_raw, struct sock *sk) { on_send(sk, false); return 0; }
+SEC("?raw_tp/sock_recv_length")
+int BPF_PROG(net_recv_raw, struct sock *sk, int ret, int flags)
+{
+	on_recv(sk, ret, flags, false);
+	return 0;
+}
+SEC("?raw_tp/sk_data_ready")
+int BPF_PROG(net_ready_raw, struct sock *sk) { on_ready(sk, false); return 0; }

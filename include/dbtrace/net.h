@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * net probe family: types shared by bpf/net.bpf.c and src/collect/net.c.
+ *
+ * Three measurements, all aggregated in the kernel as log2 µs histograms
+ * and read once per interval (no event per packet or per request reaches
+ * user space):
+ *  - tx queue latency per device: net_dev_queue -> net_dev_xmit of each
+ *    skb (qdisc plus driver queue), with packets and bytes;
+ *  - rx socket-queue latency per service port: data readable on a TCP
+ *    socket -> the application's receive call returns it;
+ *  - response time per service port, tcprstat-style (see struct
+ *    dbt_net_sock for the exact definitions per role).
+ */
+#ifndef DBTRACE_NET_H
+#define DBTRACE_NET_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+#include "dbtrace/hist.h"
+
+/* Map capacities. Sockets and skbs in flight are LRU (bounded; an evicted
+ * entry loses at most one pending sample). Devices and ports are per-CPU
+ * hashes, preallocated: 256 ports x 448 B per CPU. */
+#define DBT_NET_MAX_SOCKS 32768
+#define DBT_NET_MAX_SKBS 65536
+#define DBT_NET_MAX_DEVS 256
+#define DBT_NET_MAX_PORTS 256
+
+/* Which end of the connection this host is. */
+enum dbt_net_role {
+	DBT_NET_SERVER = 0,            /* an accepted socket */
+	DBT_NET_CLIENT = 1,            /* a socket this host connected out */
+};
+
+/* Per-socket request state (struct dbt_net_sock.state). */
+enum dbt_net_state {
+	DBT_NET_IDLE = 0,              /* no request outstanding */
+	DBT_NET_PENDING = 1,           /* server: a request is readable, not read yet */
+	DBT_NET_READ = 2,              /* server: the application read it, no reply yet */
+	DBT_NET_SENT = 3,              /* client: a request went out, no reply readable yet */
+};
+
+/* Device key: devices of other network namespaces (containers, the test's
+ * veth pairs) share ifindex numbers, so the namespace is part of it. */
+struct dbt_net_dev_key {
+	__u32 netns;                   /* inode of the device's network namespace */
+	__u32 ifindex;
+};
+
+/* Cumulative per device and CPU (map net_devs, per-CPU hash). */
+struct dbt_net_dev {
+	char name[16];                 /* set on the CPU that created the entry */
+	__u64 packets;                 /* transmitted (net_dev_xmit returned OK) */
+	__u64 bytes;
+	__u64 txq_hist[DBT_HIST_SLOTS];  /* net_dev_queue -> net_dev_xmit, log2 µs */
+};
+
+/* Port key: the service port, i.e. the local port of an accepted socket
+ * and the remote port of a connected one, so both ends of a connection to
+ * port 3306 report under 3306 and a client's ephemeral ports never each
+ * make an entry. */
+struct dbt_net_port_key {
+	__u16 port;                    /* host byte order */
+	__u16 role;                    /* enum dbt_net_role */
+};
+
+/* Cumulative per port, role and CPU (map net_ports, per-CPU hash). */
+struct dbt_net_port {
+	__u64 requests;                /* response-time samples */
+	__u64 reads;                   /* rx-queue samples (receive calls that returned data) */
+	__u64 resp_hist[DBT_HIST_SLOTS];  /* response time, log2 µs */
+	__u64 rxq_hist[DBT_HIST_SLOTS];   /* rx socket-queue wait, log2 µs */
+};
+
+/*
+ * Per-socket state (map net_socks, LRU, key: the struct sock address).
+ *
+ * Response time, server role: from the first data readable on an idle
+ * socket (the request) to the first send after the application read it;
+ * one sample per request. Client role: from the first send on an idle
+ * socket (the request) to the first data readable after it (the reply):
+ * what the client waits for, network included.
+ * Rx queue: from the oldest unread data becoming readable to the receive
+ * call that returns it. After a partial read the rest counts from the
+ * latest arrival (a lower bound: per-byte arrival times are not kept).
+ */
+struct dbt_net_sock {
+	__u64 addrpair;                /* skc_addrpair and skc_portpair when first */
+	__u32 portpair;                /* seen: a freed socket's address reused by */
+	__u16 port;                    /* another connection starts over */
+	__u8 role;
+	__u8 state;
+	__u64 req_ns;                  /* the outstanding request's start */
+	__u64 next_req_ns;             /* server: the next request, readable while answering */
+	__u64 rxq_ns;                  /* oldest unread data readable since; 0: none */
+	__u64 last_ready_ns;           /* latest data-ready */
+};
+
+/* Per-CPU counters of the family itself (map net_stats). */
+struct dbt_net_stats {
+	__u64 socks_new;               /* socket entries created */
+	__u64 sock_failed;             /* socket entry could not be created */
+	__u64 port_failed;             /* port map full: samples lost */
+	__u64 dev_failed;              /* device map full: samples lost */
+	__u64 skb_failed;              /* skb timestamp could not be stored */
+};
+
+#endif

@@ -1,0 +1,128 @@
+/* `dbtrace report CAPTURE [-o FILE.html]`: one capture as one HTML page,
+ * written to a temporary file beside the target and renamed over it, so
+ * a failed or interrupted report leaves the old file (or none). */
+#define _GNU_SOURCE
+#include "cmd/cmd.h"
+#include "core/log.h"
+#include "model/capture_read.h"
+#include "out/report_html.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* run.json -> run.html; other names get .html appended. */
+static int default_output(const char *in, char *buf, size_t len)
+{
+	size_t n = strlen(in);
+	int w;
+
+	if (n > 5 && !strcmp(in + n - 5, ".json"))
+		w = snprintf(buf, len, "%.*s.html", (int)(n - 5), in);
+	else
+		w = snprintf(buf, len, "%s.html", in);
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+/* Writes the page to a hidden temporary file in out's directory and
+ * renames it over out. err: one line. */
+static int write_atomic(const char *out, const struct capture *cap, const struct report_opts *o,
+			char *err, size_t errlen)
+{
+	char dir[4096], base[4096], tmp[8192];
+	struct stat st;
+	FILE *f = NULL;
+	int fd, rc = 0;
+
+	if (!stat(out, &st) && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "cannot write %.300s: %s", out,
+			 S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file");
+		return -EINVAL;
+	}
+	snprintf(dir, sizeof(dir), "%s", out);
+	snprintf(base, sizeof(base), "%s", out);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dirname(dir), basename(base));
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot write %.300s: %s (cannot create a file in its directory)", out,
+			 strerror(-rc));
+		return rc;
+	}
+	fchmod(fd, 0644);
+	f = fdopen(fd, "w");
+	if (!f) {
+		rc = -errno;
+		close(fd);
+	}
+	if (!rc)
+		rc = report_html_write(f, cap, o);
+	if (!rc && fflush(f))
+		rc = -errno;
+	if (!rc && fsync(fd))
+		rc = -errno;
+	if (f && fclose(f) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, out))
+		rc = -errno;
+	if (rc) {
+		unlink(tmp);
+		snprintf(err, errlen, "cannot write %.300s: %s", out, strerror(-rc));
+	}
+	return rc;
+}
+
+int cmd_report(const struct dbt_config *cfg)
+{
+	struct report_opts o = { .top_n = cfg->top_n, .generator = "dbtrace " DBTRACE_VERSION };
+	const char *in = cfg->files[0], *out = cfg->output;
+	sigset_t block, old;
+	struct capture cap;
+	char path[4096], err[512];
+	int rc;
+
+	if (!out) {
+		if (default_output(in, path, sizeof(path))) {
+			log_err("capture path too long");
+			return DBT_EXIT_USAGE;
+		}
+		out = path;
+	}
+	if (same_file(in, out)) {
+		log_err("refusing to write the report over the capture %s", in);
+		return DBT_EXIT_USAGE;
+	}
+	if (capture_read_file(in, &cap, err, sizeof(err))) {
+		log_err("%s", err);
+		return DBT_EXIT_USAGE;
+	}
+	/* Ctrl-C while writing still removes the temporary file */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	rc = write_atomic(out, &cap, &o, err, sizeof(err));
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	capture_free(&cap);
+	if (rc) {
+		log_err("%s", err);
+		/* the path is the user's to fix; a full disk is not */
+		return rc == -ENOSPC || rc == -EIO || rc == -ENOMEM ? DBT_EXIT_RUNTIME : DBT_EXIT_USAGE;
+	}
+	log_info("wrote %s", out);
+	return DBT_EXIT_OK;
+}

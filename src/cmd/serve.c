@@ -1,0 +1,154 @@
+/* `dbtrace serve`: the measuring loop feeding a Prometheus exporter. The
+ * HTTP server runs in the loop's thread (its descriptor is the session's
+ * input), so a scrape never races an interval and SIGINT/SIGTERM stop
+ * both through the session's signalfd. */
+#include "cmd/cmd.h"
+#include "cmd/session.h"
+#include "core/log.h"
+#include "core/loop_fds.h"
+#include "out/http_server.h"
+#include "out/prom_exposition.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct serve_ctx {
+	struct prom_state *prom;
+	struct http_server *http;
+	double start_time_s;
+};
+
+static double own_cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double own_rss_bytes(void)
+{
+	FILE *f = fopen("/proc/self/statm", "re");
+	unsigned long size = 0, resident = 0;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu %lu", &size, &resident) != 2)
+		resident = 0;
+	fclose(f);
+	return (double)resident * (double)sysconf(_SC_PAGESIZE);
+}
+
+static int render_metrics(void *ctx, char **body, size_t *len)
+{
+	struct serve_ctx *s = ctx;
+	struct prom_self self = { own_cpu_seconds(), own_rss_bytes(), s->start_time_s };
+	FILE *f = open_memstream(body, len);
+	int err;
+
+	if (!f)
+		return -ENOMEM;
+	err = prom_render(s->prom, &self, f);
+	if (fclose(f) && !err)
+		err = -EIO;
+	return err;
+}
+
+static int on_interval(void *ctx, const struct interval_view *iv)
+{
+	struct serve_ctx *s = ctx;
+	int err = prom_state_add(s->prom, iv);
+
+	/* once per interval even without traffic: connection timeouts */
+	if (!err)
+		http_server_run(s->http);
+	return err;
+}
+
+static int on_input(void *ctx)
+{
+	struct serve_ctx *s = ctx;
+
+	if (http_server_run(s->http))
+		log_debug("http: serving failed");
+	return SESSION_CONTINUE;
+}
+
+int cmd_serve(const struct dbt_config *cfg)
+{
+	struct serve_ctx s = { 0 };
+	struct http_server_config hc = { .listen = cfg->listen, .content_type = PROM_CONTENT_TYPE,
+					 .metrics = render_metrics, .ctx = &s };
+	struct prom_config pc = { .top_n = cfg->top_n, .version = DBTRACE_VERSION };
+	struct session_sink sink = { .ctx = &s, .on_interval = on_interval, .on_input = on_input };
+	struct session_result res;
+	struct collectors col;
+	struct timespec now;
+	char err[256], eb[96];
+	int rc, failed, sfd;
+
+	/* Block the stop signals now: one that comes before the session's
+	 * loop runs waits for it instead of killing the process. */
+	sfd = signals_open();
+	if (sfd < 0) {
+		log_err("cannot block the stop signals: %s", log_errno_text(sfd, eb, sizeof(eb)));
+		return DBT_EXIT_RUNTIME;
+	}
+	close(sfd);
+	/* a bad address or a port in use fails before any probe loads */
+	rc = http_server_start(&s.http, &hc, err, sizeof(err));
+	if (rc) {
+		log_err("%s", err);
+		return rc == -ENOMEM || rc == -EIO ? DBT_EXIT_RUNTIME : DBT_EXIT_USAGE;
+	}
+	rc = cmd_prepare_bpf(cfg);
+	if (rc) {
+		http_server_stop(s.http);
+		return rc;
+	}
+	failed = collectors_open(&col, cfg);
+	if (failed < 0) {
+		log_err("cannot set up the probes: %s", log_errno_text(failed, eb, sizeof(eb)));
+		http_server_stop(s.http);
+		return DBT_EXIT_RUNTIME;
+	}
+	for (int f = 0; f < FAM_COUNT && pc.n_probes < PROM_MAX_PROBES; f++) {
+		struct prom_probe *p = &pc.probes[pc.n_probes++];
+
+		snprintf(p->family, sizeof(p->family), "%s", col.reports[f].family);
+		snprintf(p->attach, sizeof(p->attach), "%s", col.reports[f].attach);
+		if (!col.on[f])
+			log_err("%s probes did not attach (see dbtrace probes); serving the rest",
+				col.reports[f].family);
+	}
+	rc = prom_state_new(&s.prom, &pc);
+	if (rc) {
+		log_err("cannot start: %s", log_errno_text(rc, eb, sizeof(eb)));
+		collectors_close(&col);
+		http_server_stop(s.http);
+		return DBT_EXIT_RUNTIME;
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	s.start_time_s = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+	sink.input_fd = http_server_fd(s.http);
+	log_info("serving metrics on http://%s/metrics%s", http_server_address(s.http),
+		 cfg->duration_s ? "" : " until interrupted (Ctrl-C)");
+
+	rc = session_run(cfg, &col, &sink, &res);
+	collectors_close(&col);
+	if (!rc)
+		log_info("stopped after %d intervals, %lu requests served", res.intervals,
+			 http_server_requests(s.http));
+	session_result_free(&res);
+	http_server_stop(s.http);
+	prom_state_free(s.prom);
+	if (rc) {
+		log_err("serve stopped: %s", log_errno_text(rc, eb, sizeof(eb)));
+		return DBT_EXIT_RUNTIME;
+	}
+	return DBT_EXIT_OK;
+}

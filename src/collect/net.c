@@ -1,0 +1,383 @@
+#include "collect/net.h"
+#include "core/bpf_batch.h"
+#include "core/bpf_percpu.h"
+#include "core/log.h"
+#include "core/loop_fds.h"
+#include "sysinfo/netns.h"
+#include "net.skel.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* fentry first (exact function boundaries, and the only way on kernels
+ * older than the socket tracepoints, such as 6.1), then the tracepoints. */
+static const struct plan_variant variants[] = {
+	{ "fentry+tp_btf", "_fe" },
+	{ "tp_btf", "_btf" },
+	{ "raw_tp", "_raw" },
+};
+
+static int skel_open(void **skel, struct bpf_object **obj)
+{
+	struct net_bpf *s = net_bpf__open();
+
+	if (!s)
+		return errno ? -errno : -EINVAL;
+	*skel = s;
+	*obj = s->obj;
+	return 0;
+}
+
+static int skel_load(void *skel)
+{
+	return net_bpf__load(skel);
+}
+
+static void skel_destroy(void *skel)
+{
+	net_bpf__destroy(skel);
+}
+
+static const struct plan_family family = {
+	.name = "net",
+	.variants = variants,
+	.n_variants = sizeof(variants) / sizeof(variants[0]),
+	.open = skel_open,
+	.load = skel_load,
+	.destroy = skel_destroy,
+};
+
+int net_collector_open(struct net_collector *c, struct probe_report *rep)
+{
+	struct net_bpf *s;
+	size_t vsize;
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	c->ncpus = percpu_ncpus();
+	if (c->ncpus <= 0)
+		return c->ncpus ? c->ncpus : -EINVAL;
+	c->self_netns = netns_self(NULL);
+	/* per-CPU values come as ncpus copies, each rounded to 8 bytes */
+	vsize = sizeof(struct dbt_net_port) > sizeof(struct dbt_net_dev) ? sizeof(struct dbt_net_port)
+									   : sizeof(struct dbt_net_dev);
+	c->keys = calloc(NET_CHUNK, sizeof(struct dbt_net_dev_key));
+	c->values = calloc((size_t)NET_CHUNK * (size_t)c->ncpus, (vsize + 7) & ~(size_t)7);
+	c->stats = calloc((size_t)c->ncpus, sizeof(*c->stats));
+	c->links = calloc(NET_MAX_LINKS, sizeof(*c->links));
+	if (!c->keys || !c->values || !c->stats || !c->links) {
+		net_collector_close(c);
+		return -ENOMEM;
+	}
+	err = plan_run(&family, &c->h, rep);
+	if (err) {
+		net_collector_close(c);
+		return err;
+	}
+	s = c->h.skel;
+	c->devs_fd = bpf_map__fd(s->maps.net_devs);
+	c->ports_fd = bpf_map__fd(s->maps.net_ports);
+	c->stats_fd = bpf_map__fd(s->maps.net_stats);
+	return 0;
+}
+
+struct take_ctx {
+	struct net_collector *c;
+	struct net_snapshot *snap;
+};
+
+/* Sums one device's per-CPU copies into its sample (a device recreated
+ * under the same name has a new ifindex: both keys add up). */
+static int take_devs(void *ctx, uint32_t n)
+{
+	struct take_ctx *t = ctx;
+	const struct dbt_net_dev_key *keys = t->c->keys;
+	size_t stride = (sizeof(struct dbt_net_dev) + 7) & ~(size_t)7;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const char *base = (const char *)t->c->values + (size_t)i * stride * (size_t)t->c->ncpus;
+		struct dbt_net_dev sum = { 0 };
+		struct net_dev_sample *d;
+
+		for (int cpu = 0; cpu < t->c->ncpus; cpu++) {
+			const struct dbt_net_dev *v = (const void *)(base + (size_t)cpu * stride);
+
+			if (!sum.name[0] && v->name[0])
+				memcpy(sum.name, v->name, sizeof(sum.name));
+			sum.packets += v->packets;
+			sum.bytes += v->bytes;
+			for (int s = 0; s < DBT_HIST_SLOTS; s++)
+				sum.txq_hist[s] += v->txq_hist[s];
+		}
+		sum.name[sizeof(sum.name) - 1] = 0;
+		if (!sum.name[0])
+			snprintf(sum.name, sizeof(sum.name), "if%u", keys[i].ifindex);
+		d = net_snapshot_find_dev(t->snap, keys[i].netns, sum.name);
+		if (!d) {
+			d = net_snapshot_add_dev(t->snap);
+			if (!d)
+				return -ENOMEM;
+			d->netns = keys[i].netns;
+			memcpy(d->name, sum.name, sizeof(d->name));
+		}
+		d->have_txq = true;
+		d->xmit_packets += sum.packets;
+		d->xmit_bytes += sum.bytes;
+		for (int s = 0; s < DBT_HIST_SLOTS; s++)
+			d->txq_hist[s] += sum.txq_hist[s];
+	}
+	return 0;
+}
+
+static int take_ports(void *ctx, uint32_t n)
+{
+	struct take_ctx *t = ctx;
+	const struct dbt_net_port_key *keys = t->c->keys;
+	size_t stride = (sizeof(struct dbt_net_port) + 7) & ~(size_t)7;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const char *base = (const char *)t->c->values + (size_t)i * stride * (size_t)t->c->ncpus;
+		struct net_port_sample *p = net_snapshot_add_port(t->snap);
+
+		if (!p)
+			return -ENOMEM;
+		p->port = keys[i].port;
+		p->role = (uint8_t)keys[i].role;
+		for (int cpu = 0; cpu < t->c->ncpus; cpu++) {
+			const struct dbt_net_port *v = (const void *)(base + (size_t)cpu * stride);
+
+			p->requests += v->requests;
+			p->reads += v->reads;
+			for (int s = 0; s < DBT_HIST_SLOTS; s++) {
+				p->resp_hist[s] += v->resp_hist[s];
+				p->rxq_hist[s] += v->rxq_hist[s];
+			}
+		}
+	}
+	return 0;
+}
+
+/* What is read inside one namespace: its link counters and qdiscs. */
+struct ns_read {
+	struct net_collector *c;
+	int n_links;
+};
+
+static int read_here(void *ctx)
+{
+	struct ns_read *r = ctx;
+	int n, err;
+
+	n = netdev_read_proc(NULL, r->c->links, NET_MAX_LINKS);
+	r->n_links = n < 0 ? 0 : n;
+	err = qdisc_dump(&r->c->qdiscs);
+	if (err) {
+		log_debug("net: qdisc dump failed: %s", strerror(-err));
+		r->c->qdiscs.n = 0;
+	}
+	return n < 0 ? n : 0;
+}
+
+/* Merges one namespace's link counters and root qdiscs into snap. */
+static int merge_links(struct net_collector *c, struct net_snapshot *snap, uint32_t netns,
+		       const char *netns_name, int n_links, bool own)
+{
+	for (int i = 0; i < n_links; i++) {
+		const struct netdev_counters *l = &c->links[i];
+		struct net_dev_sample *d = net_snapshot_find_dev(snap, netns, l->name);
+
+		if (!d) {
+			d = net_snapshot_add_dev(snap);
+			if (!d)
+				return -ENOMEM;
+			d->netns = netns;
+			memcpy(d->name, l->name, sizeof(d->name));
+		}
+		d->have_link = true;
+		d->rx_packets = l->rx_packets;
+		d->tx_packets = l->tx_packets;
+		d->rx_bytes = l->rx_bytes;
+		d->tx_bytes = l->tx_bytes;
+		/* sysfs shows the namespace it was mounted in: ours */
+		d->speed_mbps = own ? netdev_speed_mbps(NULL, l->name) : -1;
+	}
+	for (int i = 0; i < c->qdiscs.n; i++) {
+		const struct qdisc_info *q = &c->qdiscs.q[i];
+		struct net_dev_sample *d;
+
+		if (q->parent != 0xffffffffu || !q->dev[0])
+			continue;
+		d = net_snapshot_find_dev(snap, netns, q->dev);
+		if (d) {
+			d->have_qdisc = true;
+			d->qdisc = *q;
+		}
+	}
+	for (int i = 0; i < snap->n_dev; i++)
+		if (snap->dev[i].netns == netns)
+			snprintf(snap->dev[i].netns_name, sizeof(snap->dev[i].netns_name), "%s", netns_name);
+	return 0;
+}
+
+static struct net_ns_ref *ns_ref(struct net_collector *c, uint32_t inum)
+{
+	struct net_ns_ref *r;
+
+	for (int i = 0; i < c->n_ns; i++)
+		if (c->ns[i].inum == inum)
+			return &c->ns[i];
+	if (c->n_ns == c->cap_ns) {
+		int cap = c->cap_ns ? c->cap_ns * 2 : 8;
+		struct net_ns_ref *p = realloc(c->ns, sizeof(*p) * (size_t)cap);
+
+		if (!p)
+			return NULL;
+		c->ns = p;
+		c->cap_ns = cap;
+	}
+	r = &c->ns[c->n_ns++];
+	memset(r, 0, sizeof(*r));
+	r->inum = inum;
+	return r;
+}
+
+/* Drops the kernel side's entries of namespace inum: a namespace that is
+ * gone sends nothing more, and its entries would fill the map and make
+ * every read search /proc for it again. Its counts up to now have been
+ * reported. */
+static void forget_netns(struct net_collector *c, uint32_t inum)
+{
+	struct dbt_net_dev_key key, next, drop[DBT_NET_MAX_DEVS];
+	int n = 0;
+
+	/* collect first: deleting the key a walk stands on restarts it */
+	for (int i = 0; i < DBT_NET_MAX_DEVS; i++) {
+		if (bpf_map_get_next_key(c->devs_fd, i ? &key : NULL, &next))
+			break;
+		key = next;
+		if (next.netns == inum)
+			drop[n++] = next;
+	}
+	for (int i = 0; i < n; i++)
+		bpf_map_delete_elem(c->devs_fd, &drop[i]);
+}
+
+/* Link counters and qdiscs of every other namespace the kernel side saw
+ * a device of. One that cannot be found (gone, or only a bind mount
+ * elsewhere) keeps its tx queue data of this read, without link counters,
+ * and is then forgotten (see forget_netns). */
+static int read_foreign(struct net_collector *c, struct net_snapshot *snap)
+{
+	int n_dev = snap->n_dev;
+
+	for (int i = 0; i < n_dev; i++) {
+		uint32_t inum = snap->dev[i].netns;
+		struct ns_read r = { c, 0 };
+		struct net_ns_ref *ref;
+		char name[NET_NETNS_NAME_MAX];
+		bool done = false;
+		int err;
+
+		if (inum == c->self_netns || !inum)
+			continue;
+		for (int k = 0; k < i && !done; k++)
+			done = snap->dev[k].netns == inum;
+		if (done)
+			continue;
+		ref = ns_ref(c, inum);
+		if (!ref)
+			return -ENOMEM;
+		name[0] = 0;
+		ref->found = !netns_find(NULL, inum, ref->path, sizeof(ref->path), name, sizeof(name));
+		if (name[0])
+			snprintf(ref->name, sizeof(ref->name), "%s", name);
+		else if (!ref->name[0] || !ref->found)
+			snprintf(ref->name, sizeof(ref->name), "net:[%u]", inum);
+		if (!ref->found) {
+			merge_links(c, snap, inum, ref->name, 0, false);
+			if (!ref->gone)
+				log_debug("net: namespace %s is gone", ref->name);
+			ref->gone = true;
+			forget_netns(c, inum);
+			continue;
+		}
+		ref->gone = false;
+		c->qdiscs.n = 0;
+		err = netns_run(ref->path, read_here, &r);
+		if (err == -ENOTRECOVERABLE)
+			return err;
+		if (err) {
+			log_debug("net: cannot read namespace %s: %s", ref->name, strerror(-err));
+			c->qdiscs.n = 0;
+			r.n_links = 0;
+		}
+		err = merge_links(c, snap, inum, ref->name, r.n_links, false);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int net_collector_read(struct net_collector *c, struct net_snapshot *snap)
+{
+	struct take_ctx t = { c, snap };
+	struct ns_read own = { c, 0 };
+	__u32 zero = 0;
+	int err;
+
+	snap->n_dev = 0;
+	snap->n_port = 0;
+	snap->mono_ns = mono_ns();
+	snap->self_netns = c->self_netns;
+	err = bpf_hash_stream(c->devs_fd, c->keys, c->values, NET_CHUNK, false, DBT_NET_MAX_DEVS,
+			      take_devs, &t);
+	if (!err)
+		err = bpf_hash_stream(c->ports_fd, c->keys, c->values, NET_CHUNK, false,
+				      DBT_NET_MAX_PORTS, take_ports, &t);
+	if (err)
+		return err;
+	err = read_here(&own);
+	if (err)
+		log_debug("net: cannot read /proc/net/dev: %s", strerror(-err));
+	err = merge_links(c, snap, c->self_netns, "", own.n_links, true);
+	if (!err)
+		err = read_foreign(c, snap);
+	if (err)
+		return err;
+
+	err = percpu_lookup(c->stats_fd, &zero, c->stats, sizeof(*c->stats));
+	if (err)
+		return err;
+	memset(&snap->stats, 0, sizeof(snap->stats));
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		snap->stats.socks_new += c->stats[cpu].socks_new;
+		snap->stats.sock_failed += c->stats[cpu].sock_failed;
+		snap->stats.port_failed += c->stats[cpu].port_failed;
+		snap->stats.dev_failed += c->stats[cpu].dev_failed;
+		snap->stats.skb_failed += c->stats[cpu].skb_failed;
+	}
+	c->failed = snap->stats.sock_failed + snap->stats.port_failed + snap->stats.dev_failed +
+		    snap->stats.skb_failed;
+	return 0;
+}
+
+uint64_t net_collector_lost(const struct net_collector *c)
+{
+	return plan_lost_events(&c->h) + c->failed;
+}
+
+void net_collector_close(struct net_collector *c)
+{
+	plan_close(&family, &c->h);
+	free(c->keys);
+	free(c->values);
+	free(c->stats);
+	free(c->links);
+	free(c->ns);
+	qdisc_table_free(&c->qdiscs);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,47 @@
+/* net family collector: loads bpf/net.bpf.c through the attach plan and
+ * turns its maps, plus each device's link counters, speed and root qdisc,
+ * into net snapshots. Devices of other network namespaces that the
+ * kernel side saw are read from inside their namespace. */
+#ifndef DBTRACE_COLLECT_NET_H
+#define DBTRACE_COLLECT_NET_H
+
+#include <stdint.h>
+#include "core/bpf_plan.h"
+#include "model/net_model.h"
+#include "sysinfo/netdev.h"
+#include "sysinfo/qdisc.h"
+
+#define NET_CHUNK 32                   /* map entries per batch read */
+#define NET_MAX_LINKS 4096             /* /proc/net/dev lines per namespace */
+
+/* Where a namespace seen by the kernel side can be entered. */
+struct net_ns_ref {
+	uint32_t inum;
+	char path[300];                /* /run/netns/NAME or /proc/PID/ns/net */
+	char name[NET_NETNS_NAME_MAX]; /* for people: the `ip netns` name or "net:[INODE]" */
+	bool found;
+	bool gone;                     /* not found: its devices were dropped from the map */
+};
+
+struct net_collector {
+	struct plan_handle h;
+	int devs_fd, ports_fd, stats_fd;
+	int ncpus;
+	uint32_t self_netns;
+	void *keys, *values;           /* one chunk of a batch read (per-CPU values) */
+	struct dbt_net_stats *stats;   /* ncpus */
+	struct netdev_counters *links; /* NET_MAX_LINKS */
+	struct qdisc_table qdiscs;
+	struct net_ns_ref *ns;
+	int n_ns, cap_ns;
+	uint64_t failed;               /* map-full losses at the last read */
+};
+
+int net_collector_open(struct net_collector *c, struct probe_report *rep);
+/* Fills snap (emptied first). */
+int net_collector_read(struct net_collector *c, struct net_snapshot *snap);
+/* Events the kernel skipped plus samples lost to full maps, so far. */
+uint64_t net_collector_lost(const struct net_collector *c);
+void net_collector_close(struct net_collector *c);
+
+#endif

@@ -1,0 +1,44 @@
+/* bimodal_response: a port's response times fall in two separated
+ * groups, the signature of a rate limiter (requests over its budget wait
+ * for the next slot) or of a retransmit path. Field case: a hypervisor
+ * capped a VM at 120k packets/s; the server's response time stayed at
+ * 0.1 ms while the client's rose to 8 ms in two modes. */
+#ifndef DBTRACE_FINDINGS_BIMODAL_RESPONSE_H
+#define DBTRACE_FINDINGS_BIMODAL_RESPONSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include "findings/finding.h"
+#include "model/net_model.h"
+
+struct bimodal_config {
+	uint64_t min_samples;          /* default 100 requests in the window */
+	int min_gap_slots;             /* default 3: modes at least 8x apart */
+	double valley_ratio;           /* default 0.25: the dip between the modes is at
+	                                  most this share of the smaller mode's peak */
+	double min_mode_share;         /* default 0.03: each mode holds >= 3% of samples */
+};
+
+void bimodal_config_default(struct bimodal_config *cfg);
+
+struct bimodal_result {
+	int low_slot, high_slot;       /* each mode's peak slot */
+	int valley_slot;               /* the emptiest slot between them; the split */
+	double low_share, high_share;  /* of all samples, 0..1 */
+	double low_p50_us, high_p50_us;  /* median inside each mode */
+};
+
+/* Finds two separated modes in a log2 µs histogram of n slots: two local
+ * peaks at least min_gap_slots apart with a valley between them no higher
+ * than valley_ratio of the smaller peak, each side of the valley holding
+ * at least min_mode_share of the samples. Of several such pairs the most
+ * balanced (largest smaller side) wins. Pure. */
+bool bimodal_detect(const __u64 *h, int n, const struct bimodal_config *cfg,
+		    struct bimodal_result *r);
+
+/* Judges the response-time histogram of every port of the window. */
+int bimodal_response_check(const struct net_interval *iv, const struct bimodal_config *cfg,
+			   int interval_index, struct finding_list *out);
+
+#endif

@@ -1,0 +1,178 @@
+#!/usr/bin/env bats
+# net family: tx queue latency per device (veth pair between two network
+# namespaces, with and without a tbf shaper), server response time and rx
+# socket-queue latency per port (loopback servers that hold requests or
+# read slowly), checked against what the load generators did. Network
+# namespaces and veth devices are the test's own and removed in teardown.
+
+load helpers/common
+bats_require_minimum_version 1.5.0
+
+setup() {
+	make_scratch
+	NSA="dbtnetA$$"
+	NSB="dbtnetB$$"
+	VA="dbtva$$"
+	VB="dbtvb$$"
+	PIDS=()
+}
+
+teardown() {
+	local p
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	[ -n "${BG_PID:-}" ] && kill "$BG_PID" 2>/dev/null
+	# deleting a namespace deletes the veth end in it, and with it its peer
+	ip netns del "$NSA" 2>/dev/null
+	ip netns del "$NSB" 2>/dev/null
+	remove_scratch
+}
+
+# Slower under qemu TCG: dbtrace needs longer to load there.
+LIMIT=10
+[ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
+
+# capture_around SECONDS CMD...: a capture of SECONDS (-o $SCRATCH/run.json,
+# extra options in CAPTURE_OPTS) with CMD run inside it; CMD's stdout in
+# $SCRATCH/load.
+CAPTURE_OPTS=()
+capture_around() {
+	local secs="$1"
+	shift
+	start_bg "$SCRATCH/err" "$DBTRACE" capture -d "$secs" -i 1 "${CAPTURE_OPTS[@]}" -o "$SCRATCH/run.json"
+	wait_for_text "$SCRATCH/err" "capturing to" "$LIMIT"
+	sleep 0.3   # the first snapshot follows the message
+	"$@" >"$SCRATCH/load"
+	wait "$BG_PID"
+	BG_PID=
+	cat "$SCRATCH/load"
+	"$VALIDATE" "$SCRATCH/run.json"
+}
+
+# field NAME: NAME=value from the load's output
+field() { sed -n "s/.*\b$1=\([0-9.]*\).*/\1/p" "$SCRATCH/load" | tail -1; }
+
+# port_field PORT ROLE FIELD: from the whole-capture port rows
+port_field() {
+	jq -r --argjson p "$1" --arg r "$2" ".net.ports[] | select(.port == \$p and .role == \$r) | .$3" \
+		"$SCRATCH/run.json"
+}
+
+# Two namespaces joined by a veth pair: $VA (10.231.0.1) in $NSA, $VB
+# (10.231.0.2) in $NSB.
+make_veth_pair() {
+	ip netns add "$NSA"
+	ip netns add "$NSB"
+	ip link add "$VA" netns "$NSA" type veth peer name "$VB" netns "$NSB"
+	ip -n "$NSA" addr add 10.231.0.1/24 dev "$VA"
+	ip -n "$NSB" addr add 10.231.0.2/24 dev "$VB"
+	ip -n "$NSA" link set "$VA" up
+	ip -n "$NSB" link set "$VB" up
+	ip -n "$NSA" link set lo up
+	ip -n "$NSB" link set lo up
+}
+
+# stream SECONDS: a TCP stream from $NSA to $NSB during a capture.
+stream() {
+	ip netns exec "$NSB" "$TOOLS/tcp_stream" -l -a 10.231.0.2 -p 5201 -c 1 >"$SCRATCH/recv" &
+	PIDS+=($!)
+	wait_for_text "$SCRATCH/recv" listening
+	capture_around "$(($1 + 2))" ip netns exec "$NSA" "$TOOLS/tcp_stream" -a 10.231.0.2 -p 5201 -c 0 -d "$1"
+}
+
+dev_field() {
+	jq -r --arg d "$VA" --arg n "$NSA" ".net.devices[] | select(.name == \$d and .netns == \$n) | .$1" \
+		"$SCRATCH/run.json"
+}
+
+@test "probes: the net family attaches (fentry in the 6.1 VM, tracepoints on the host)" {
+	run "$DBTRACE" probes
+	echo "$output"
+	[[ "$output" =~ net\ +(fentry\+tp_btf|tp_btf|raw_tp)\  ]]
+	if [ "${VMTEST_KERNEL:-}" = cloud ]; then
+		[[ "$output" =~ net\ +fentry\+tp_btf\  ]]
+	fi
+}
+
+@test "tx queue: several ms behind a tbf shaper on a veth, under 1 ms without it" {
+	make_veth_pair
+	tc -n "$NSA" qdisc add dev "$VA" root tbf rate 20mbit burst 100kb latency 100ms
+	stream 3
+	local p50
+	p50="$(dev_field txq_p50_us)"
+	echo "with tbf: $VA p50 $p50 us, p99 $(dev_field txq_p99_us) us, $(dev_field txq_packets) packets"
+	awk -v v="$p50" 'BEGIN { exit !(v >= 2000) }'
+	[ "$(dev_field qdisc)" = "tbf rate 20Mbit burst 100Kb limit 344.1Kb" ]
+	# the finding names the shaper and its rate
+	jq -e --arg c "$VA@$NSA" '[.findings[] | select(.id == "tx_queueing" and .class == $c)] | length == 1' \
+		"$SCRATCH/run.json"
+	jq -e --arg c "$VA@$NSA" --arg d "$VA" '.findings[] | select(.id == "tx_queueing" and .class == $c) |
+	       .evidence.qdisc_kind == "tbf" and .evidence.qdisc_rate_mbit == 20 and
+	       .evidence.device == $d and (.title | contains("tbf rate 20Mbit")) and
+	       (.hint | contains("tbf")) and .evidence.txq_p99_us > 1000' "$SCRATCH/run.json"
+
+	# the same stream without the shaper: veth's noqueue passes packets on at once
+	tc -n "$NSA" qdisc del dev "$VA" root
+	stream 3
+	p50="$(dev_field txq_p50_us)"
+	echo "without tbf: $VA p50 $p50 us, p99 $(dev_field txq_p99_us) us, $(dev_field txq_packets) packets"
+	awk -v v="$p50" 'BEGIN { exit !(v < 1000) }'
+	[ "$(dev_field qdisc)" = noqueue ]
+	# under qemu TCG a stalled interval can still push one interval's p99
+	# over 1 ms: the verdict is only asserted at host speed
+	if [ "${DBTRACE_VM:-0}" != 1 ]; then
+		jq -e --arg c "$VA@$NSA" '[.findings[] | select(.id == "tx_queueing" and .class == $c)] | length == 0' \
+			"$SCRATCH/run.json"
+	fi
+	# rates each way come from the namespace's own counters
+	jq -e --arg d "$VB" '.intervals[1].net.devices[] | select(.name == $d) | .rx_mbps > 1 and .rx_pps > 10' \
+		"$SCRATCH/run.json"
+}
+
+@test "response time: a server holding each request 2 ms, counted per request" {
+	# tcp_rr -H: the server thread sleeps 2 ms between reading a request and replying
+	capture_around 5 "$TOOLS/tcp_rr" -d 2 -H 2000 -c 0 -S 1
+	local port served got p50
+	port="$(field port)"
+	served="$(field served)"
+	got="$(port_field "$port" server requests)"
+	p50="$(port_field "$port" server response_p50_us)"
+	echo "port $port: server served $served, dbtrace counted $got, response p50 $p50 us"
+	[ "$served" -gt 50 ]
+	within_pct "$got" "$served" 5
+	# at host speed within 1.8-4 ms; under qemu TCG (loaded) the hold itself
+	# overshoots, and the bound is the client's own round trip
+	local hi=4000
+	[ "${DBTRACE_VM:-0}" = 1 ] && hi="$(awk -v r="$(field rate)" 'BEGIN { print 1.1e6 / r }')"
+	awk -v v="$p50" -v hi="$hi" 'BEGIN { exit !(v >= 1800 && v <= hi) }'
+	# the client end of the same connections is reported apart
+	[ "$(port_field "$port" client requests)" -gt 0 ]
+	[ "$(jq --argjson p "$port" '[.net.ports[] | select(.port == $p)] | length' "$SCRATCH/run.json")" -eq 2 ]
+}
+
+@test "rx socket queue: a reader sleeping 5 ms between reads" {
+	capture_around 5 "$TOOLS/slow_reader" -d 2 -g 5000 -i 500 -c 0 -S 1
+	local port p50
+	port="$(field port)"
+	p50="$(port_field "$port" server rxq_p50_us)"
+	echo "port $port: $(field reads) reads, rx queue p50 $p50 us, p99 $(port_field "$port" server rxq_p99_us) us"
+	awk -v v="$p50" 'BEGIN { exit !(v > 3000) }'
+	[ "$(port_field "$port" server reads)" -gt 20 ]
+}
+
+@test "top --batch --view net shows devices and only the --port given" {
+	"$TOOLS/tcp_rr" -d 30 -H 500 -c 0 -S 1 >"$SCRATCH/load" &
+	PIDS+=($!)
+	wait_for_text "$SCRATCH/load" listening
+	local port
+	port="$(sed -n 's/^listening port=\([0-9]*\).*/\1/p' "$SCRATCH/load")"
+	run "$DBTRACE" top --batch -d 2 --view net --port "$port"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -E '^DEVICE +SPEED +TXpps' <<<"$output"
+	grep -E '^lo +- ' <<<"$output"
+	grep -E '^PORT +ROLE +\*?REQ/s' <<<"$output"
+	grep -E "^$port +server +[0-9]+" <<<"$output"
+	grep -E "^$port +client +[0-9]+" <<<"$output"
+	# no other port passes the filter
+	[ -z "$(grep -E '^[0-9]+ +(server|client) ' <<<"$output" | grep -v "^$port ")" ]
+}

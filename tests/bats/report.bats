@@ -1,0 +1,156 @@
+#!/usr/bin/env bats
+# `dbtrace report`: a capture taken here becomes one self-contained HTML
+# page, rendered by headless Chromium (Debian's) to a screenshot and to
+# its DOM after the page's script ran: no script error, every section,
+# the heatmap drawn over every interval and CPU, the numbers of the
+# capture in the tables. Chromium runs without background networking and
+# with every host name unresolvable, so nothing can leave the machine.
+
+load helpers/common
+bats_require_minimum_version 1.5.0
+
+setup() { make_scratch; }
+teardown() {
+	[ -n "${BG_PID:-}" ] && kill "$BG_PID" 2>/dev/null
+	remove_scratch
+}
+
+# chrome OUTPUT_PREFIX PAGE: screenshot (PREFIX.png), DOM after the
+# scripts ran (PREFIX.dom) and the browser's log with the page's console
+# (PREFIX.log).
+chrome() {
+	local out="$1" page="$2"
+	timeout 60 chromium --headless --no-sandbox --disable-gpu \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--disable-default-apps --disable-extensions --disable-domain-reliability \
+		--disable-client-side-phishing-detection --no-pings --disable-breakpad \
+		--no-first-run --no-default-browser-check \
+		--host-resolver-rules="MAP * ~NOTFOUND" \
+		--user-data-dir="$SCRATCH/chrome-profile" \
+		--enable-logging=stderr --v=0 \
+		--window-size=1280,3000 --screenshot="$out.png" \
+		--dump-dom "file://$page" >"$out.dom" 2>"$out.log"
+}
+
+# No script error: none logged to the console, none counted by the page,
+# and the page's script ran to its end.
+assert_no_script_errors() {
+	local out="$1"
+	if grep -E 'CONSOLE.*(Uncaught|Error)|Refused to|Failed to load' "$out.log"; then
+		return 1
+	fi
+	! grep -q 'data-js-errors=' "$out.dom"
+	grep -q '<body data-ready="1"' "$out.dom"
+}
+
+# A PNG of the window's width.
+assert_png() {
+	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+	# IHDR width, big-endian, at byte 16
+	[ "$(od -An -tu1 -j16 -N4 "$1" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')" = 1280 ]
+	[ "$(stat -c %s "$1")" -gt 20000 ]
+}
+
+@test "a capture under loopback load renders in headless Chromium with every section and no script error" {
+	local cap="$SCRATCH/run.json" page="$SCRATCH/run.html" port req ncpu nint nf
+	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 3 -i 1 -o "$cap"
+	wait_for_text "$SCRATCH/err" "capturing to"
+	"$TOOLS/tcp_rr" -d 2 -c 1 -S 1 >"$SCRATCH/rr"
+	wait "$BG_PID"
+	BG_PID=
+	port="$(sed -n 's/.*transactions=.* port=\([0-9]*\).*/\1/p' "$SCRATCH/rr")"
+
+	run "$DBTRACE" report "$cap" -o "$page"
+	[ "$status" -eq 0 ]
+	[ "$output" = "dbtrace: wrote $page" ]
+	# only the capture, the page and the load's output: no temporary file
+	[ "$(ls -A "$SCRATCH" | sort | tr '\n' ' ')" = "err rr run.html run.json " ]
+	# self-contained: no URL at all, and a policy that forbids fetching
+	! grep -Eq 'https?://|url\(|@import| src=' "$page"
+	grep -q "Content-Security-Policy\" content=\"default-src 'none';" "$page"
+
+	chrome "$SCRATCH/shot" "$page"
+	assert_png "$SCRATCH/shot.png"
+	assert_no_script_errors "$SCRATCH/shot"
+
+	# the heatmap was drawn over every interval and every CPU
+	nint="$(jq '.intervals | length' "$cap")"
+	ncpu="$(jq '[.intervals[].cpus[].cpu] | unique | length' "$cap")"
+	grep -q "id=\"heat-canvas\"[^>]*data-drawn=\"${nint}x${ncpu}\"" "$SCRATCH/shot.dom"
+	for id in findings heatmap cpus classes net clock; do
+		grep -q "<section id=\"$id\">" "$SCRATCH/shot.dom"
+	done
+	# every finding with its evidence
+	nf="$(jq '.findings | length' "$cap")"
+	[ "$(grep -o '<article class="finding' "$SCRATCH/shot.dom" | wc -l)" -eq "$nf" ]
+	[ "$(grep -o '<dl class="ev">' "$SCRATCH/shot.dom" | wc -l)" -eq "$nf" ]
+	# the load's process in the class table, its port in the port table,
+	# and the port's response-time histogram holding every request
+	grep -q '<td>tcp_rr</td>' "$SCRATCH/shot.dom"
+	req="$(jq --argjson p "$port" '.net.ports[] | select(.port == $p and .role == "server") | .requests' "$cap")"
+	echo "port $port: $req requests"
+	[ "$req" -gt 1000 ]
+	grep -q "<td class=\"n\" data-v=\"$port\">$port</td><td>server</td><td class=\"n\" data-v=\"$req\">" "$SCRATCH/shot.dom"
+	grep -q "<figcaption>response time: $port/server<br><small>$req samples;" "$SCRATCH/shot.dom"
+	grep -q "data-total=\"$req\"" "$SCRATCH/shot.dom"
+
+	# negative control: the same checks catch a script error
+	sed 's/heatmap();sortable();/heatmap();sortable();noSuchFunction();/' "$page" >"$SCRATCH/broken.html"
+	chrome "$SCRATCH/broken" "$SCRATCH/broken.html"
+	run assert_no_script_errors "$SCRATCH/broken"
+	[ "$status" -ne 0 ]
+	grep -q 'data-js-errors="1"' "$SCRATCH/broken.dom"
+}
+
+@test "a capture without the net and clock families renders and says why they are missing" {
+	local page="$SCRATCH/old.html"
+	cp "$REPO/tests/fixtures/captures/rr-no-net-clock.json" "$SCRATCH/old.json"
+	"$DBTRACE" report "$SCRATCH/old.json" 2>/dev/null
+	[ -f "$page" ]    # the default name: the capture's, .html
+	chrome "$SCRATCH/old" "$page"
+	assert_no_script_errors "$SCRATCH/old"
+	grep -q 'No network numbers in this capture: the net probes did not attach' "$SCRATCH/old.dom"
+	grep -q 'No clock numbers in this capture: the clock probes did not attach' "$SCRATCH/old.dom"
+	grep -q '<table id="class-table">' "$SCRATCH/old.dom"
+}
+
+@test "bad input: one line, exit 2, no file written and an existing report kept" {
+	local good="$REPO/tests/fixtures/captures/rr.json"
+	cd "$SCRATCH"
+	echo "keep me" >existing.html
+
+	run -2 "$DBTRACE" report missing.json -o out.html
+	[ "$output" = "dbtrace: cannot read missing.json: No such file or directory" ]
+	echo '{"schema": "dbtrace.check/1", "findings": []}' >check.json
+	run -2 "$DBTRACE" report check.json -o existing.html
+	[ "$output" = "dbtrace: check.json is not a dbtrace capture: schema \"dbtrace.check/1\", want \"dbtrace.capture/1\"" ]
+	head -c 20000 "$good" >cut.json
+	run -2 "$DBTRACE" report cut.json -o existing.html
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "dbtrace: cut.json is not a dbtrace capture: "* ]]
+	run -2 "$DBTRACE" report "$good" -o /nonexistent/dir/out.html
+	[ "$output" = "dbtrace: cannot write /nonexistent/dir/out.html: No such file or directory (cannot create a file in its directory)" ]
+	mkdir adir
+	run -2 "$DBTRACE" report "$good" -o adir
+	[ "$output" = "dbtrace: cannot write adir: it is a directory" ]
+	cp "$good" same.json
+	run -2 "$DBTRACE" report same.json -o ./same.json
+	[ "$output" = "dbtrace: refusing to write the report over the capture same.json" ]
+	run -2 "$DBTRACE" report
+	[ "${#lines[@]}" -eq 1 ]
+
+	[ "$(cat existing.html)" = "keep me" ]
+	[ "$(ls -A | sort | tr '\n' ' ')" = "adir check.json cut.json existing.html same.json " ]
+	cmp same.json "$good"
+}
+
+@test "a report replaces an existing file only when complete" {
+	cd "$SCRATCH"
+	echo "old" >r.html
+	run "$DBTRACE" report "$REPO/tests/fixtures/captures/tbf.json" -o r.html
+	[ "$status" -eq 0 ]
+	grep -q '^<!DOCTYPE html>' r.html
+	tail -1 r.html | grep -q '</body></html>'
+	[ "$(stat -c %a r.html)" = 644 ]
+	[ "$(ls -A)" = r.html ]
+}

@@ -1,0 +1,154 @@
+/* The bimodality detector on synthetic log2 µs histograms, and the
+ * finding built on it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+#include "findings/bimodal_response.h"
+
+static struct bimodal_config cfg(void)
+{
+	struct bimodal_config c;
+
+	bimodal_config_default(&c);
+	return c;
+}
+
+/* The field case: most requests near 0.1 ms (slot 6: 64-128 us), a
+ * rate-limited group near 8 ms (slot 13: 8-16 ms). */
+static void test_rate_limiter_shape(void **state)
+{
+	__u64 h[DBT_HIST_SLOTS] = { 0 };
+	struct bimodal_config c = cfg();
+	struct bimodal_result r;
+
+	h[5] = 300; h[6] = 5000; h[7] = 800; h[8] = 40;
+	h[12] = 300; h[13] = 900; h[14] = 100;
+	assert_true(bimodal_detect(h, DBT_HIST_SLOTS, &c, &r));
+	assert_int_equal(r.low_slot, 6);
+	assert_int_equal(r.high_slot, 13);
+	assert_true(r.valley_slot >= 9 && r.valley_slot <= 11);
+	assert_true(fabs(r.low_share - 6140.0 / 7440) < 1e-9);
+	assert_true(r.low_p50_us >= 64 && r.low_p50_us < 128);
+	assert_true(r.high_p50_us >= 8192 && r.high_p50_us < 16384);
+}
+
+/* A retransmit path: a small group at the 200 ms RTO. */
+static void test_retransmit_group(void **state)
+{
+	__u64 h[DBT_HIST_SLOTS] = { 0 };
+	struct bimodal_config c = cfg();
+	struct bimodal_result r;
+
+	h[7] = 2000; h[8] = 3000; h[9] = 500;
+	h[17] = 200;                        /* 131-262 ms */
+	assert_true(bimodal_detect(h, DBT_HIST_SLOTS, &c, &r));
+	assert_int_equal(r.high_slot, 17);
+	assert_true(r.high_p50_us >= 131072);
+}
+
+/* One broad mode, however wide or noisy, is not two. */
+static void test_unimodal_is_not_bimodal(void **state)
+{
+	__u64 wide[DBT_HIST_SLOTS] = { 0 }, bumpy[DBT_HIST_SLOTS] = { 0 }, one[DBT_HIST_SLOTS] = { 0 };
+	struct bimodal_config c = cfg();
+	struct bimodal_result r;
+
+	wide[4] = 100; wide[5] = 400; wide[6] = 900; wide[7] = 1200; wide[8] = 900;
+	wide[9] = 500; wide[10] = 200; wide[11] = 80; wide[12] = 20;
+	assert_false(bimodal_detect(wide, DBT_HIST_SLOTS, &c, &r));
+	/* a dip between two bumps that is not deep enough (60% of the smaller) */
+	bumpy[5] = 1000; bumpy[6] = 700; bumpy[7] = 600; bumpy[8] = 650; bumpy[9] = 1000;
+	assert_false(bimodal_detect(bumpy, DBT_HIST_SLOTS, &c, &r));
+	one[11] = 5000;
+	assert_false(bimodal_detect(one, DBT_HIST_SLOTS, &c, &r));
+}
+
+/* Two peaks too close (4x apart), a second mode too small, too few
+ * samples: each is enough to say no. */
+static void test_each_guard(void **state)
+{
+	__u64 close_[DBT_HIST_SLOTS] = { 0 }, tiny[DBT_HIST_SLOTS] = { 0 }, few[DBT_HIST_SLOTS] = { 0 };
+	struct bimodal_config c = cfg();
+	struct bimodal_result r;
+
+	close_[6] = 1000; close_[7] = 10; close_[8] = 1000;
+	assert_false(bimodal_detect(close_, DBT_HIST_SLOTS, &c, &r));
+	c.min_gap_slots = 2;
+	assert_true(bimodal_detect(close_, DBT_HIST_SLOTS, &c, &r));
+	c = cfg();
+	tiny[6] = 10000; tiny[14] = 100;   /* 1% */
+	assert_false(bimodal_detect(tiny, DBT_HIST_SLOTS, &c, &r));
+	tiny[14] = 400;                    /* 3.8% */
+	assert_true(bimodal_detect(tiny, DBT_HIST_SLOTS, &c, &r));
+	few[6] = 40; few[13] = 40;
+	assert_false(bimodal_detect(few, DBT_HIST_SLOTS, &c, &r));
+	few[6] = 60;
+	assert_true(bimodal_detect(few, DBT_HIST_SLOTS, &c, &r));
+}
+
+/* Three groups: the most balanced split wins. */
+static void test_three_groups(void **state)
+{
+	__u64 h[DBT_HIST_SLOTS] = { 0 };
+	struct bimodal_config c = cfg();
+	struct bimodal_result r;
+
+	h[3] = 300; h[8] = 3000; h[14] = 2500;
+	assert_true(bimodal_detect(h, DBT_HIST_SLOTS, &c, &r));
+	assert_int_equal(r.low_slot, 8);
+	assert_int_equal(r.high_slot, 14);
+}
+
+static void test_finding(void **state)
+{
+	struct net_port_stats p[2];
+	struct net_interval iv = { .dt_s = 1, .ports = p, .n_ports = 2 };
+	struct bimodal_config c = cfg();
+	struct finding_list l = { 0 };
+	const struct finding *f;
+
+	memset(p, 0, sizeof(p));
+	p[0].port = 3306;
+	p[0].role = DBT_NET_CLIENT;
+	p[0].resp_hist[6] = 5000; p[0].resp_hist[13] = 1000;
+	p[0].requests = 6000;
+	p[0].resp_p50_us = 100; p[0].resp_p99_us = 12000;
+	p[1].port = 3306;
+	p[1].role = DBT_NET_SERVER;
+	p[1].resp_hist[6] = 6000;
+	p[1].requests = 6000;
+	p[1].resp_p50_us = 96; p[1].resp_p99_us = 127;
+	assert_int_equal(bimodal_response_check(&iv, &c, 4, &l), 0);
+	assert_int_equal(l.n, 1);
+	f = &l.items[0];
+	assert_string_equal(f->id, "bimodal_response");
+	assert_string_equal(f->class_name, "3306/client");
+	assert_int_equal(f->first_interval, 4);
+	assert_non_null(strstr(f->title, "port 3306 (client)"));
+	assert_non_null(strstr(f->title, "83% near"));
+	assert_non_null(strstr(f->hint, "rate limiter"));
+	assert_non_null(strstr(f->hint, "server side of port 3306 answers in 127 us"));
+	assert_int_equal(f->severity, SEV_CRITICAL);
+	for (int i = 0; i < f->n_ev; i++)
+		if (!strcmp(f->ev[i].key, "server_response_p99_us"))
+			assert_true(f->ev[i].num == 127);
+	findings_free(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rate_limiter_shape),
+		cmocka_unit_test(test_retransmit_group),
+		cmocka_unit_test(test_unimodal_is_not_bimodal),
+		cmocka_unit_test(test_each_guard),
+		cmocka_unit_test(test_three_groups),
+		cmocka_unit_test(test_finding),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

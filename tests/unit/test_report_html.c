@@ -1,0 +1,229 @@
+/* The HTML report: self-contained (no URL, no external resource, a CSP
+ * that forbids fetching), every section of a capture present, the
+ * heatmap's embedded data equal to the capture's time series (averaged
+ * into at most REPORT_HEAT_COLUMNS columns), absent families said so,
+ * and capture strings escaped. Headless Chromium renders it in
+ * tests/bats/report.bats. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "out/report_html.h"
+
+#define CAPS FIXTURES "/captures/"
+
+static char *render(const struct capture *c)
+{
+	struct report_opts o = { .top_n = 20, .generator = "dbtrace test" };
+	char *text;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_int_equal(report_html_write(f, c, &o), 0);
+	fclose(f);
+	return text;
+}
+
+static int count(const char *text, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+static json_object *heat_data(const char *html)
+{
+	const char *start = strstr(html, "id=\"heat-data\">"), *end;
+	char *json;
+	json_object *o;
+
+	assert_non_null(start);
+	start += strlen("id=\"heat-data\">");
+	end = strstr(start, "</script>");
+	assert_non_null(end);
+	json = strndup(start, (size_t)(end - start));
+	o = json_tokener_parse(json);
+	free(json);
+	assert_non_null(o);
+	return o;
+}
+
+static void assert_self_contained(const char *html)
+{
+	assert_non_null(strstr(html, "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"));
+	assert_null(strstr(html, "http://"));
+	assert_null(strstr(html, "https://"));
+	assert_null(strstr(html, " src="));
+	assert_null(strstr(html, "url("));
+	assert_null(strstr(html, "@import"));
+	/* the only links are in-page anchors */
+	for (const char *p = strstr(html, "href=\""); p; p = strstr(p + 1, "href=\""))
+		assert_int_equal(p[6], '#');
+	assert_int_equal(count(html, "<section"), count(html, "</section>"));
+	assert_int_equal(count(html, "<table"), count(html, "</table>"));
+	assert_int_equal(count(html, "<svg"), count(html, "</svg>"));
+	assert_int_equal(count(html, "<script"), count(html, "</script>"));
+}
+
+static void test_full_capture(void **state)
+{
+	struct capture c;
+	json_object *d, *series, *total;
+	char err[256], *html;
+
+	assert_int_equal(capture_read_file(CAPS "tbf.json", &c, err, sizeof(err)), 0);
+	html = render(&c);
+	assert_self_contained(html);
+	for (const char *id = "findings\0heatmap\0cpus\0classes\0net\0clock\0"; *id; id += strlen(id) + 1) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "<section id=\"%s\">", id);
+		if (!strstr(html, want))
+			fail_msg("no section %s", id);
+	}
+	/* every finding, with its evidence and hint */
+	assert_int_equal(count(html, "<article class=\"finding"), c.findings.n);
+	assert_non_null(strstr(html, "<article class=\"finding sev-critical\" data-id=\"tx_queueing\">"));
+	assert_non_null(strstr(html, "<dt>qdisc_rate_mbit</dt><dd>20</dd>"));
+	assert_non_null(strstr(html, "Raise the rate"));
+	/* critical findings first */
+	assert_true(strstr(html, "sev-critical") < strstr(html, "sev-warning"));
+
+	/* the heatmap's data: every interval, every CPU, the capture's values */
+	d = heat_data(html);
+	assert_int_equal(json_object_array_length(json_object_object_get(d, "cpus")), 2);
+	assert_int_equal(json_object_array_length(json_object_object_get(d, "t")), c.n_intervals);
+	series = json_object_object_get(d, "series");
+	total = json_object_object_get(series, "total");
+	assert_int_equal(json_object_array_length(total), c.n_intervals);
+	for (int i = 0; i < c.n_intervals; i++)
+		for (int k = 0; k < 2; k++) {
+			double want = c.intervals[i].cpus[k].softirq_total_pct;
+			double got = json_object_get_double(json_object_array_get_idx(
+				json_object_array_get_idx(total, (size_t)i), (size_t)k));
+
+			assert_true(fabs(got - want) <= 0.006);
+		}
+	assert_non_null(json_object_object_get(series, "net_rx"));
+	assert_null(json_object_object_get(series, "hi"));       /* a vector never used */
+	json_object_put(d);
+
+	/* tables and histograms */
+	assert_non_null(strstr(html, "<table id=\"class-table\">"));
+	assert_non_null(strstr(html, "<table id=\"dev-table\">"));
+	assert_non_null(strstr(html, "<table id=\"port-table\">"));
+	assert_non_null(strstr(html, "<table id=\"clock-table\">"));
+	assert_non_null(strstr(html, "<td>tbf rate 20Mbit burst 100Kb limit 344.1Kb</td>"));
+	assert_non_null(strstr(html, "<figcaption>tx queue: dbtfxa@dbtfxA<br><small>258 samples;"));
+	assert_non_null(strstr(html, "data-total=\"258\""));
+	/* one bar per slot between the first and the last non-empty one */
+	assert_non_null(strstr(html, "<title>[65.5ms, 131ms): 46 (17.8%)</title>"));
+	free(html);
+	capture_free(&c);
+}
+
+static void test_absent_families(void **state)
+{
+	struct capture c;
+	char err[256], *html;
+
+	assert_int_equal(capture_read_file(CAPS "rr-no-net-clock.json", &c, err, sizeof(err)), 0);
+	html = render(&c);
+	assert_self_contained(html);
+	assert_non_null(strstr(html, "No network numbers in this capture: the net probes did not attach"));
+	assert_non_null(strstr(html, "No clock numbers in this capture: the clock probes did not attach"));
+	assert_null(strstr(html, "dev-table"));
+	assert_non_null(strstr(html, "<table id=\"class-table\">"));
+	free(html);
+
+	/* an older capture without the histograms: the percentiles only */
+	capture_free(&c);
+	assert_int_equal(capture_read_file(CAPS "rr.json", &c, err, sizeof(err)), 0);
+	c.have_net_hist = false;
+	html = render(&c);
+	assert_non_null(strstr(html, "This capture predates the histograms"));
+	assert_int_equal(count(html, "<svg"), 0);
+	free(html);
+	capture_free(&c);
+}
+
+static void test_escaping(void **state)
+{
+	struct capture c;
+	char err[256], *html;
+
+	assert_int_equal(capture_read_file(CAPS "rr.json", &c, err, sizeof(err)), 0);
+	snprintf(c.host.hostname, sizeof(c.host.hostname), "<script>alert('x')</script>");
+	snprintf(c.sched.procs[0].comm, sizeof(c.sched.procs[0].comm), "a&b<i>");
+	snprintf(c.findings.items[0].title, sizeof(c.findings.items[0].title), "\"</article>");
+	html = render(&c);
+	assert_null(strstr(html, "<script>alert"));
+	assert_non_null(strstr(html, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"));
+	assert_non_null(strstr(html, "<td>a&amp;b&lt;i&gt;</td>"));
+	assert_non_null(strstr(html, "&quot;&lt;/article&gt;"));
+	assert_int_equal(count(html, "<script"), 3);     /* the guard, the data, the page's */
+	free(html);
+	capture_free(&c);
+}
+
+/* A long capture: intervals averaged into columns. */
+static void test_long_capture(void **state)
+{
+	struct capture c = { 0 };
+	json_object *d, *total;
+	char *html;
+	int n = 1500;
+
+	c.cpus = calloc(1, sizeof(*c.cpus));
+	c.n_cpus = 1;
+	c.cpus[0].have_sirq = true;
+	c.intervals = calloc((size_t)n, sizeof(*c.intervals));
+	for (int i = 0; i < n; i++) {
+		c.intervals[i].t = i + 1;
+		c.intervals[i].cpus = calloc(1, sizeof(*c.intervals[i].cpus));
+		c.intervals[i].n_cpus = 1;
+		c.intervals[i].cpus[0].cpu = 5;
+		c.intervals[i].cpus[0].softirq_total_pct = (float)(i % 2 ? 30 : 10);
+		c.intervals[i].cpus[0].softirq_pct[DBT_SOFTIRQ_NET_RX] = (float)(i % 2 ? 30 : 10);
+	}
+	c.n_intervals = n;
+	html = render(&c);
+	assert_self_contained(html);
+	d = heat_data(html);
+	total = json_object_object_get(json_object_object_get(d, "series"), "total");
+	assert_int_equal(json_object_array_length(total), REPORT_HEAT_COLUMNS);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(json_object_object_get(d, "cpus"), 0)), 5);
+	/* 1500 into 600: columns of 2 or 3 alternating 10/30 intervals */
+	for (int col = 0; col < REPORT_HEAT_COLUMNS; col++) {
+		double v = json_object_get_double(json_object_array_get_idx(
+			json_object_array_get_idx(total, (size_t)col), 0));
+
+		assert_true(v >= 10 - 1e-9 && v <= 30 + 1e-9);
+	}
+	assert_true(fabs(json_object_get_double(json_object_array_get_idx(json_object_object_get(d, "t"),
+									  REPORT_HEAT_COLUMNS - 1)) - n) < 1e-6);
+	assert_non_null(strstr(html, "intervals averaged into columns"));
+	assert_non_null(strstr(html, "No scheduler numbers in this capture"));
+	json_object_put(d);
+	free(html);
+	capture_free(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full_capture),
+		cmocka_unit_test(test_absent_families),
+		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_long_capture),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
