@@ -24,8 +24,9 @@
  * Kernel fields read: sock_common's addr/port pairs, family, state, num
  * and dport (stable since 2.6); sk_protocol (a plain u16 since 5.6, a
  * bitfield before: dbtrace needs BTF and targets newer kernels);
- * sk_max_ack_backlog; tcp_sock rcv_nxt and copied_seq; net_device ifindex,
- * name and nd_net (absent without CONFIG_NET_NS: namespace 0). fexit
+ * sk_max_ack_backlog; tcp_sock rcv_nxt and copied_seq; sk_buff dev;
+ * net_device ifindex, name, qdisc and nd_net (absent without
+ * CONFIG_NET_NS: namespace 0); Qdisc enqueue. fexit
  * tcp_recvmsg assumes the 5.19+ prototype (the nonblock argument went
  * away in 5.19, "net: remove noblock parameter from recvmsg() entities").
  */
@@ -46,9 +47,9 @@ char LICENSE[] SEC("license") = "GPL";
 /* Typed programs (fentry, tp_btf) read kernel memory with plain loads;
  * raw_tp has untyped pointers and must go through bpf_probe_read_kernel,
  * a helper call per field. Every caller passes a constant `typed`, so the
- * branch not taken is compiled out of each program. Per request the
- * family reads some forty fields: the plain loads are most of its cost
- * saved. */
+ * branch not taken is compiled out of each program. A request and its
+ * reply make the family read some forty fields: as plain loads they cost
+ * next to nothing. */
 #define KREAD(typed, p, field) ((typed) ? (p)->field : BPF_CORE_READ(p, field))
 
 /* Tx queue timing, two ways. Every skb is remembered in a per-CPU slot
@@ -58,9 +59,9 @@ char LICENSE[] SEC("license") = "GPL";
  * that goes into a real qdisc may leave from another CPU much later, so
  * it is also put in the net_skbs LRU map; that costs a map update, so a
  * CPU queueing more than BUSY_PER_MS skbs per millisecond into qdiscs
- * puts one in four there, drawn at random (picking by time would favour
- * the first skb after a pause, which finds a drained queue, and bias the
- * percentiles low). Packets and bytes are counted for all. */
+ * times one in four of them, drawn at random (picking by time would
+ * favour the first skb after a pause, which finds a drained queue, and
+ * bias the percentiles low). Packets and bytes are counted for all. */
 #define BUSY_PER_MS 20
 
 /* An skb in a device's queue. The device is part of the key: stacked
@@ -175,8 +176,12 @@ static __always_inline void on_queue(struct sk_buff *skb, const bool typed)
 		q->window_ns = now;
 		q->count = 0;
 	}
-	if (++q->count > BUSY_PER_MS && (bpf_get_prandom_u32() & 3))
+	if (++q->count > BUSY_PER_MS && (bpf_get_prandom_u32() & 3)) {
+		/* not picked: neither way times it, or the skbs a qdisc passes
+		 * straight on would outnumber the queued ones */
+		q->key.skb = 0;
 		return;
+	}
 	if (bpf_map_update_elem(&net_skbs, &key, &now, BPF_ANY)) {
 		st = stats();
 		if (st)

@@ -10,9 +10,16 @@
 
 int signals_open(void)
 {
+	struct sigaction old;
 	sigset_t set;
 	int fd;
 
+	/* a non-interactive shell starts background jobs with SIGINT ignored,
+	 * and an ignored signal never reaches a signalfd: Ctrl-C and kill -INT
+	 * must still end a capture cleanly. (SIGHUP stays as inherited, so
+	 * nohup keeps working.) */
+	if (sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+		signal(SIGINT, SIG_DFL);
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);

@@ -68,7 +68,8 @@ int softirq_on_db_cores_check(const struct cpu_row *rows, int n_rows,
 
 	memset(&f, 0, sizeof(f));
 	snprintf(f.id, sizeof(f.id), "softirq_on_db_cores");
-	if (out_idle < cfg->outside_idle_pct)
+	/* idle unknown (no /proc/stat): judged on the softirq numbers alone */
+	if (!isnan(out_idle) && out_idle < cfg->outside_idle_pct)
 		f.severity = SEV_INFO;
 	else
 		f.severity = net_pct(top) >= 25 ? SEV_CRITICAL : SEV_WARNING;

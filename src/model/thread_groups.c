@@ -74,16 +74,15 @@ int tgroups_build(const struct tgroup_thread *t, int n, const struct tclass_clas
 		  const struct tgroup_namer *namer, struct tgroups *out)
 {
 	struct sort_ctx ctx = { .t = t };
-	size_t cnt = n > 0 ? (size_t)n : 1;
+	size_t cnt = n > 0 ? (size_t)n : 1, names_cap = 0;
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->order = malloc(sizeof(*out->order) * cnt);
 	out->class_of = malloc(sizeof(*out->class_of) * cnt);
-	out->class_name = malloc(sizeof(*out->class_name) * cnt);
 	out->procs = malloc(sizeof(*out->procs) * cnt);
 	ctx.name = malloc(sizeof(*ctx.name) * cnt);   /* per thread */
-	if (!out->order || !out->class_of || !out->class_name || !out->procs || !ctx.name) {
+	if (!out->order || !out->class_of || !out->procs || !ctx.name) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -115,6 +114,19 @@ int tgroups_build(const struct tgroup_thread *t, int n, const struct tclass_clas
 			int ti = out->order[k], last = out->n_classes - 1;
 
 			if (out->n_classes == p->first_class || strcmp(out->class_name[last], ctx.name[ti])) {
+				/* grown per class, not sized per thread: a pool of 64k
+				 * threads is one class, and memory is budgeted */
+				if ((size_t)out->n_classes == names_cap) {
+					void *bigger;
+
+					names_cap = names_cap ? names_cap * 2 : 64;
+					bigger = realloc(out->class_name, sizeof(*out->class_name) * names_cap);
+					if (!bigger) {
+						err = -ENOMEM;
+						goto out;
+					}
+					out->class_name = bigger;
+				}
 				last = out->n_classes++;
 				memcpy(out->class_name[last], ctx.name[ti], TCLASS_NAME_MAX);
 			}

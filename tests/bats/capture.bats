@@ -28,18 +28,19 @@ teardown() {
 	jq -e '[.cpus[].softirq_pct.net_rx] | max > 0' "$out"
 	jq -e '.probes.softirq.attach == "tp_btf"' "$out"
 
-	# per CPU: dbtrace's NET_RX entries against the kernel's own count
-	# over a window inside dbtrace's (so dbtrace may only see a little more)
-	local checked=0 cpu want got
+	# on CPU 1, where the load is pinned: dbtrace's NET_RX entries against
+	# the kernel's own count over a window inside dbtrace's (so dbtrace may
+	# only see a little more). Other CPUs carry whatever else the host does
+	# in the part of dbtrace's window outside the load's.
+	local cpu want got
 	while read -r cpu want; do
 		got="$(jq ".cpus[] | select(.cpu == $cpu) | .softirq_entries.net_rx" "$out")"
 		echo "cpu $cpu: /proc/softirqs $want, dbtrace $got"
-		if [ "$want" -ge 1000 ]; then
-			within_pct "$got" "$want" 5
-			checked=$((checked + 1))
-		fi
 	done < <(join <(echo "$before") <(echo "$after") | awk '{ print $1, $3 - $2 }')
-	[ "$checked" -ge 1 ]
+	want="$(join <(echo "$before") <(echo "$after") | awk '$1 == 1 { print $3 - $2 }')"
+	got="$(jq '.cpus[] | select(.cpu == 1) | .softirq_entries.net_rx' "$out")"
+	[ "$want" -ge 1000 ]
+	within_pct "$got" "$want" 5
 }
 
 @test "capture -o - writes the document to stdout" {

@@ -27,6 +27,10 @@ teardown() {
 	remove_scratch
 }
 
+# dbtrace needs longer to load under qemu TCG
+LIMIT=20
+[ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
+
 # capture_around OUT SECONDS CMD...: a capture (extra options in
 # CAPTURE_OPTS) with CMD run inside it; CMD's stdout in OUT.load.
 CAPTURE_OPTS=()
@@ -34,7 +38,7 @@ capture_around() {
 	local out="$1" secs="$2"
 	shift 2
 	start_bg "$SCRATCH/err" "$DBTRACE" capture -d "$secs" -i 1 "${CAPTURE_OPTS[@]}" -o "$out"
-	wait_for_text "$SCRATCH/err" "capturing to" 20
+	wait_for_text "$SCRATCH/err" "capturing to" "$LIMIT"
 	sleep 0.3   # the first snapshot follows the message
 	"$@" >"$out.load"
 	wait "$BG_PID"
@@ -96,12 +100,15 @@ row() {
 	# the table says the same
 	run "$DBTRACE" diff "$SCRATCH/before.json" "$SCRATCH/after.json"
 	[ "$status" -eq 0 ]
-	echo "$output" | grep -E "^  $key +txq_p50_us "
+	echo "$output" | grep -E "^  $key +tx_mbps .* down$"
 	echo "$output" | grep -E "^ +txq_p99_us .* worse$"
 	echo "$output" | grep -E "^  $key +tx_queueing +- -> (warning|critical)  new  "
 }
 
-@test "an oversized thread pool: run-queue delay and involuntary switches worse, oversubscription new" {
+# Involuntary switches are not asserted to rise: one worker beside a
+# ping-pong pair is preempted by every wakeup, eight workers sharing a
+# CPU only at the end of each slice; which is more depends on the load.
+@test "an oversized thread pool: run-queue delay worse, oversubscription new, switches as the kernel counted" {
 	CAPTURE_OPTS=(--comm thread_pool)
 	capture_around "$SCRATCH/before.json" 3.5 "$TOOLS/thread_pool" -n 1 -d 2 -c 0-1
 	capture_around "$SCRATCH/after.json" 3.5 "$TOOLS/thread_pool" -n 8 -d 2 -c 1
@@ -114,7 +121,6 @@ row() {
 	[ "$(row "$SCRATCH/diff.json" classes "$key" threads after)" = 8 ]
 	[ "$(row "$SCRATCH/diff.json" classes "$key" runq_p99_us direction)" = worse ]
 	awk -v v="$(row "$SCRATCH/diff.json" classes "$key" runq_p99_us after)" 'BEGIN { exit !(v > 1000) }'
-	[ "$(row "$SCRATCH/diff.json" classes "$key" csw_involuntary_per_s direction)" = worse ]
 	[ "$(row "$SCRATCH/diff.json" classes "$key" runnable_avg direction)" = up ]
 	# the after side's switches: the rate over the capture is the count the
 	# kernel kept for the pool's threads, which lived inside the capture
@@ -128,7 +134,7 @@ row() {
 	# the verdict
 	[[ "$(row "$SCRATCH/diff.json" findings "$key" oversubscription direction)" =~ ^(new|worse)$ ]]
 	[[ "$(row "$SCRATCH/diff.json" findings "$key" oversubscription after)" =~ ^(warning|critical)$ ]]
-	jq -e '.summary.worse >= 3' "$SCRATCH/diff.json"
+	jq -e '.summary.worse >= 2' "$SCRATCH/diff.json"
 }
 
 @test "bad input: one line and exit 2; a capture against itself changes nothing" {
@@ -142,6 +148,7 @@ row() {
 	[ "$output" = "dbtrace: diff needs two capture files: dbtrace diff BEFORE.json AFTER.json" ]
 	run -2 "$DBTRACE" diff "$good" "$good" --listen :1
 	[ "${#lines[@]}" -eq 1 ]
+	"$DBTRACE" --help | grep -E '^  (serve|report|diff) ' | wc -l | grep -qx 3
 
 	run "$DBTRACE" diff --json "$good" "$good"
 	[ "$status" -eq 0 ]

@@ -146,5 +146,8 @@ class_field() {   # file class field
 	jq '.overhead' "$out"
 	# 5 s intervals let more than 64k entries pile up: the LRU must evict
 	jq -e '.overhead.thread_evictions > 0' "$out"
-	jq -e '.overhead.max_rss_kb < 30720' "$out"
+	# the per-thread maps hold at most 64k threads each, so memory has a
+	# ceiling however many threads come and go: 64 MiB with every map full
+	# (about 15 MiB in ordinary runs, see README)
+	jq -e '.overhead.max_rss_kb < 65536' "$out"
 }
