@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sysinfo/clocksource.h"
+#include "fixture_util.h"
 
 static void procfs_tsc(void **state)
 {
@@ -212,27 +213,6 @@ static void log_overlong_and_garbage(void **state)
 	free(buf);
 	assert_int_equal(dbt_clocksource_scan_log(FIXTURES "/none/dmesg", &log),
 			 -ENOENT);
-}
-
-/* The verbatim copies must stay byte-identical to ../shared/fixtures. */
-static int same_file(const char *a, const char *b)
-{
-	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	int same = fa && fb;
-
-	while (same) {
-		int ca = fgetc(fa), cb = fgetc(fb);
-
-		if (ca != cb)
-			same = 0;
-		if (ca == EOF || cb == EOF)
-			break;
-	}
-	if (fa)
-		fclose(fa);
-	if (fb)
-		fclose(fb);
-	return same;
 }
 
 static void verbatim_copies(void **state)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sysinfo/cmdline.h"
+#include "fixture_util.h"
 
 static struct dbt_cmdline cl; /* 3 KiB of cpusets: keep it off the stack */
 
@@ -235,27 +236,6 @@ static void truncated_and_garbage(void **state)
 	assert_int_equal(cl.nohz_full.parse_err, 0);
 	assert_int_equal(dbt_cpuset_count(&cl.nohz_full.cpus), 250);
 	assert_int_equal(strlen(cl.nohz_full.raw), DBT_CMDLINE_VALUE_MAX - 1);
-}
-
-/* The verbatim copies must stay byte-identical to ../shared/fixtures. */
-static int same_file(const char *a, const char *b)
-{
-	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	int same = fa && fb;
-
-	while (same) {
-		int ca = fgetc(fa), cb = fgetc(fb);
-
-		if (ca != cb)
-			same = 0;
-		if (ca == EOF || cb == EOF)
-			break;
-	}
-	if (fa)
-		fclose(fa);
-	if (fb)
-		fclose(fb);
-	return same;
 }
 
 static void verbatim_copies(void **state)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sysinfo/cpuset.h"
+#include "fixture_util.h"
 
 static void list_basic(void **state)
 {
@@ -283,27 +284,6 @@ static void read_file_limits(void **state)
 					  &buf, &len), -ENOENT);
 	assert_int_equal(dbt_sysinfo_read(FIXTURES, "vc2004-bnx2x", 10, &buf,
 					  &len), -EISDIR);
-}
-
-/* The verbatim copies must stay byte-identical to ../shared/fixtures. */
-static int same_file(const char *a, const char *b)
-{
-	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	int same = fa && fb;
-
-	while (same) {
-		int ca = fgetc(fa), cb = fgetc(fb);
-
-		if (ca != cb)
-			same = 0;
-		if (ca == EOF || cb == EOF)
-			break;
-	}
-	if (fa)
-		fclose(fa);
-	if (fb)
-		fclose(fb);
-	return same;
 }
 
 static void verbatim_copies(void **state)

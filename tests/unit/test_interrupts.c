@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sysinfo/interrupts.h"
+#include "fixture_util.h"
 
 static void parse_str(const char *s, struct dbt_interrupts *it)
 {
@@ -448,27 +449,6 @@ static void live_smoke(void **state)
 		assert_true(it.n_rows >= 1);
 	}
 	dbt_interrupts_free(&it);
-}
-
-/* The verbatim copies must stay byte-identical to ../shared/fixtures. */
-static int same_file(const char *a, const char *b)
-{
-	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	int same = fa && fb;
-
-	while (same) {
-		int ca = fgetc(fa), cb = fgetc(fb);
-
-		if (ca != cb)
-			same = 0;
-		if (ca == EOF || cb == EOF)
-			break;
-	}
-	if (fa)
-		fclose(fa);
-	if (fb)
-		fclose(fb);
-	return same;
 }
 
 static void verbatim_copies(void **state)
