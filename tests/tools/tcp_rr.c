@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "tool_util.h"
 
 struct opts {
 	double seconds;
@@ -32,24 +33,6 @@ struct opts {
 	int port;
 	long hold_us;
 };
-
-static void die(const char *what)
-{
-	fprintf(stderr, "tcp_rr: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die("sched_setaffinity");
-}
 
 static double now_s(void)
 {
