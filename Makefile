@@ -107,6 +107,10 @@ $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BUILD)/vmlinux.h | $(BUILD)/bpf
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+# net hands out port slots with an atomic fetch-and-add, which needs the
+# BPF v3 instruction set (kernel 5.12+; dbtrace's kernels are 6.1 and up).
+$(BUILD)/bpf/net.bpf.o: BPF_CFLAGS += -mcpu=v3
+
 $(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@

@@ -43,6 +43,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define AF_INET6 10
 #define MSG_PEEK 2
 #define NETDEV_TX_OK 0
+#define IFF_LOOPBACK 0x8
 
 /* Typed programs (fentry, tp_btf) read kernel memory with plain loads;
  * raw_tp has untyped pointers and must go through bpf_probe_read_kernel,
@@ -95,12 +96,30 @@ struct {
 	__type(value, struct dbt_net_dev);
 } net_devs SEC(".maps");
 
+/* Ports: a sample is an array index, not a hash lookup (two samples per
+ * request on each end); the hash is consulted once per socket. Slots are
+ * handed out by net_port_next and never given back: a port's counters are
+ * cumulative for the life of the probes. */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, DBT_NET_MAX_PORTS);
 	__type(key, struct dbt_net_port_key);
+	__type(value, __u32);              /* slot in net_ports */
+} net_port_slot SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, DBT_NET_MAX_PORTS);
+	__type(key, __u32);
 	__type(value, struct dbt_net_port);
 } net_ports SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);              /* next free slot */
+} net_port_next SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -126,8 +145,7 @@ struct {
 	__type(value, struct queue_slot);
 } net_queue_slot SEC(".maps");
 
-/* Zeroed templates for new entries: too large for the BPF stack. */
-const volatile struct dbt_net_port zero_port = {};
+/* Zeroed template for new device entries: too large for the BPF stack. */
 const volatile struct dbt_net_dev zero_dev = {};
 
 static __always_inline struct dbt_net_stats *stats(void)
@@ -152,25 +170,41 @@ static __always_inline bool has_queue(struct net_device *dev, const bool typed)
 	return BPF_CORE_READ(dev, qdisc, enqueue) != NULL;
 }
 
+/* The loopback device with its default noqueue: it has no queue to wait
+ * in (its xmit is the receive), and its packets and bytes come from
+ * /proc/net/dev. It carries every local request of a database behind a
+ * proxy on the same host, so it is not timed at all: that is two
+ * programs' work per packet saved where the traffic is densest. With a
+ * qdisc on it (a netem test setup) it is timed like any device. */
+static __always_inline bool plain_loopback(struct net_device *dev, bool queued, const bool typed)
+{
+	return !queued && (KREAD(typed, dev, flags) & IFF_LOOPBACK);
+}
+
 static __always_inline void on_queue(struct sk_buff *skb, const bool typed)
 {
 	struct net_device *dev = KREAD(typed, skb, dev);
 	struct skb_key key = { .skb = (__u64)skb };
-	__u64 now = bpf_ktime_get_ns();
 	struct dbt_net_stats *st;
 	struct queue_slot *q;
 	__u32 zero = 0;
+	bool queued;
+	__u64 now;
 
 	if (!dev)
+		return;
+	queued = has_queue(dev, typed);
+	if (plain_loopback(dev, queued, typed))
 		return;
 	key.ifindex = KREAD(typed, dev, ifindex);
 	q = bpf_map_lookup_elem(&net_queue_slot, &zero);
 	if (!q)
 		return;
+	now = bpf_ktime_get_ns();
 	q->key = key;
 	q->queued_ns = now;
 	q->in_map = 0;
-	if (!has_queue(dev, typed))
+	if (!queued)
 		return;
 	if (now - q->window_ns > 1000000) {
 		q->window_ns = now;
@@ -229,14 +263,14 @@ static __always_inline void on_xmit(struct sk_buff *skb, int rc, struct net_devi
 				    unsigned int len, const bool typed)
 {
 	struct skb_key key = { .skb = (__u64)skb, .ifindex = KREAD(typed, dev, ifindex) };
-	__u64 now = bpf_ktime_get_ns(), queued = 0, *in_map;
+	__u64 now, queued = 0, *in_map;
 	struct dbt_net_dev *d;
 	struct queue_slot *q;
 	__u32 zero = 0;
 
 	/* NETDEV_TX_BUSY: the skb goes back to the queue and is sent again
 	 * later; its wait goes on */
-	if (rc != NETDEV_TX_OK)
+	if (rc != NETDEV_TX_OK || plain_loopback(dev, has_queue(dev, typed), typed))
 		return;
 	d = dev_entry(dev, typed);
 	if (d) {
@@ -257,6 +291,9 @@ static __always_inline void on_xmit(struct sk_buff *skb, int rc, struct net_devi
 		queued = *in_map;
 		bpf_map_delete_elem(&net_skbs, &key);
 	}
+	/* the clock only for a timed skb: a clock read costs as much as the
+	 * map lookups here */
+	now = bpf_ktime_get_ns();
 	if (d && now > queued)
 		d->txq_hist[dbt_log2_slot((now - queued) / 1000)]++;
 }
@@ -285,6 +322,33 @@ static __always_inline bool tcp_conn(struct sock *sk, const bool typed)
  * connection pool). A listener created with listen(fd, 0) makes its
  * accepted sockets look like clients: rare enough to accept.
  */
+/* The slot of a port and role in net_ports, handing out a new one the
+ * first time; DBT_NET_MAX_PORTS when all are taken. Two CPUs meeting a
+ * new port at once may both take a slot: the loser's stays unused. */
+static __noinline __u32 port_slot(__u16 port, __u16 role)
+{
+	struct dbt_net_port_key k = { .port = port, .role = role };
+	struct dbt_net_stats *st;
+	__u32 zero = 0, *slot, *next, n;
+
+	slot = bpf_map_lookup_elem(&net_port_slot, &k);
+	if (slot)
+		return *slot;
+	next = bpf_map_lookup_elem(&net_port_next, &zero);
+	if (!next)
+		return DBT_NET_MAX_PORTS;
+	n = __sync_fetch_and_add(next, 1);
+	if (n < DBT_NET_MAX_PORTS && !bpf_map_update_elem(&net_port_slot, &k, &n, BPF_NOEXIST))
+		return n;
+	slot = bpf_map_lookup_elem(&net_port_slot, &k);
+	if (slot)
+		return *slot;
+	st = stats();
+	if (st)
+		st->port_failed++;
+	return DBT_NET_MAX_PORTS;
+}
+
 static __always_inline struct dbt_net_sock *sock_state(struct sock *sk, const bool typed)
 {
 	__u64 key = (__u64)sk;
@@ -304,6 +368,7 @@ static __always_inline struct dbt_net_sock *sock_state(struct sock *sk, const bo
 		fresh.role = DBT_NET_CLIENT;
 		fresh.port = bpf_ntohs(KREAD(typed, sk, __sk_common.skc_dport));
 	}
+	fresh.slot = port_slot(fresh.port, fresh.role);
 	st = stats();
 	if (bpf_map_update_elem(&net_socks, &key, &fresh, BPF_ANY)) {
 		if (st)
@@ -315,22 +380,13 @@ static __always_inline struct dbt_net_sock *sock_state(struct sock *sk, const bo
 	return bpf_map_lookup_elem(&net_socks, &key);
 }
 
+/* NULL when the port got no slot (more than DBT_NET_MAX_PORTS ports,
+ * counted in port_failed when it was refused). */
 static __always_inline struct dbt_net_port *port_entry(const struct dbt_net_sock *s)
 {
-	struct dbt_net_port_key k = { .port = s->port, .role = s->role };
-	struct dbt_net_port *p = bpf_map_lookup_elem(&net_ports, &k);
-	struct dbt_net_stats *st;
+	__u32 slot = s->slot;
 
-	if (p)
-		return p;
-	bpf_map_update_elem(&net_ports, &k, (const void *)&zero_port, BPF_NOEXIST);
-	p = bpf_map_lookup_elem(&net_ports, &k);
-	if (!p) {
-		st = stats();
-		if (st)
-			st->port_failed++;
-	}
-	return p;
+	return bpf_map_lookup_elem(&net_ports, &slot);
 }
 
 static __always_inline void response_sample(const struct dbt_net_sock *s, __u64 now)
@@ -416,18 +472,17 @@ static __always_inline void on_recv(struct sock *sk, int ret, int flags, const b
 static __always_inline void on_send(struct sock *sk, const bool typed)
 {
 	struct dbt_net_sock *s;
-	__u64 now;
 
 	if (!tcp_conn(sk, typed))
 		return;
 	s = sock_state(sk, typed);
 	if (!s)
 		return;
-	now = bpf_ktime_get_ns();
+	/* the clock is read only for a send that starts or ends a request */
 	if (s->role == DBT_NET_SERVER) {
 		if (s->state != DBT_NET_READ)
 			return;
-		response_sample(s, now);
+		response_sample(s, bpf_ktime_get_ns());
 		if (s->next_req_ns) {
 			/* the next request arrived while this one was answered */
 			s->req_ns = s->next_req_ns;
@@ -437,7 +492,7 @@ static __always_inline void on_send(struct sock *sk, const bool typed)
 			s->state = DBT_NET_IDLE;
 		}
 	} else if (s->state == DBT_NET_IDLE) {
-		s->req_ns = now;
+		s->req_ns = bpf_ktime_get_ns();
 		s->state = DBT_NET_SENT;
 	}
 }

@@ -21,8 +21,9 @@
 #include "dbtrace/hist.h"
 
 /* Map capacities. Sockets and skbs in flight are LRU (bounded; an evicted
- * entry loses at most one pending sample). Devices and ports are per-CPU
- * hashes, preallocated: 256 ports x 448 B per CPU. */
+ * entry loses at most one pending sample). Devices are a per-CPU hash;
+ * ports a per-CPU array, 256 x 448 B per CPU, whose slot for a port is
+ * found once per socket in the net_port_slot hash (see dbt_net_sock). */
 #define DBT_NET_MAX_SOCKS 32768
 #define DBT_NET_MAX_SKBS 65536
 #define DBT_NET_MAX_DEVS 256
@@ -66,7 +67,8 @@ struct dbt_net_port_key {
 	__u16 role;                    /* enum dbt_net_role */
 };
 
-/* Cumulative per port, role and CPU (map net_ports, per-CPU hash). */
+/* Cumulative per port, role and CPU (map net_ports, per-CPU array,
+ * indexed by the slot net_port_slot gives the port's key). */
 struct dbt_net_port {
 	__u64 requests;                /* response-time samples */
 	__u64 reads;                   /* rx-queue samples (receive calls that returned data) */
@@ -92,6 +94,8 @@ struct dbt_net_sock {
 	__u16 port;                    /* another connection starts over */
 	__u8 role;
 	__u8 state;
+	__u32 slot;                    /* its port's slot in net_ports; >= DBT_NET_MAX_PORTS: none */
+	__u32 pad;
 	__u64 req_ns;                  /* the outstanding request's start */
 	__u64 next_req_ns;             /* server: the next request, readable while answering */
 	__u64 rxq_ns;                  /* oldest unread data readable since; 0: none */

@@ -72,8 +72,9 @@ int net_collector_open(struct net_collector *c, struct probe_report *rep)
 	c->keys = calloc(NET_CHUNK, sizeof(struct dbt_net_dev_key));
 	c->values = calloc((size_t)NET_CHUNK * (size_t)c->ncpus, (vsize + 7) & ~(size_t)7);
 	c->stats = calloc((size_t)c->ncpus, sizeof(*c->stats));
+	c->port_vals = calloc((size_t)c->ncpus, sizeof(*c->port_vals));
 	c->links = calloc(NET_MAX_LINKS, sizeof(*c->links));
-	if (!c->keys || !c->values || !c->stats || !c->links) {
+	if (!c->keys || !c->values || !c->stats || !c->port_vals || !c->links) {
 		net_collector_close(c);
 		return -ENOMEM;
 	}
@@ -84,6 +85,7 @@ int net_collector_open(struct net_collector *c, struct probe_report *rep)
 	}
 	s = c->h.skel;
 	c->devs_fd = bpf_map__fd(s->maps.net_devs);
+	c->port_slot_fd = bpf_map__fd(s->maps.net_port_slot);
 	c->ports_fd = bpf_map__fd(s->maps.net_ports);
 	c->stats_fd = bpf_map__fd(s->maps.net_stats);
 	return 0;
@@ -137,22 +139,28 @@ static int take_devs(void *ctx, uint32_t n)
 	return 0;
 }
 
+/* A chunk of the port -> slot index: each port's counters are the
+ * per-CPU values of its slot in net_ports. */
 static int take_ports(void *ctx, uint32_t n)
 {
 	struct take_ctx *t = ctx;
 	const struct dbt_net_port_key *keys = t->c->keys;
-	size_t stride = (sizeof(struct dbt_net_port) + 7) & ~(size_t)7;
+	const uint32_t *slots = t->c->values;
 
 	for (uint32_t i = 0; i < n; i++) {
-		const char *base = (const char *)t->c->values + (size_t)i * stride * (size_t)t->c->ncpus;
-		struct net_port_sample *p = net_snapshot_add_port(t->snap);
+		struct net_port_sample *p;
+		int err = percpu_lookup(t->c->ports_fd, &slots[i], t->c->port_vals,
+					sizeof(*t->c->port_vals));
 
+		if (err)
+			return err;
+		p = net_snapshot_add_port(t->snap);
 		if (!p)
 			return -ENOMEM;
 		p->port = keys[i].port;
 		p->role = (uint8_t)keys[i].role;
 		for (int cpu = 0; cpu < t->c->ncpus; cpu++) {
-			const struct dbt_net_port *v = (const void *)(base + (size_t)cpu * stride);
+			const struct dbt_net_port *v = &t->c->port_vals[cpu];
 
 			p->requests += v->requests;
 			p->reads += v->reads;
@@ -340,7 +348,7 @@ int net_collector_read(struct net_collector *c, struct net_snapshot *snap)
 	err = bpf_hash_stream(c->devs_fd, c->keys, c->values, NET_CHUNK, false, DBT_NET_MAX_DEVS,
 			      take_devs, &t);
 	if (!err)
-		err = bpf_hash_stream(c->ports_fd, c->keys, c->values, NET_CHUNK, false,
+		err = bpf_hash_stream(c->port_slot_fd, c->keys, c->values, NET_CHUNK, false,
 				      DBT_NET_MAX_PORTS, take_ports, &t);
 	if (err)
 		return err;
@@ -380,6 +388,7 @@ void net_collector_close(struct net_collector *c)
 	free(c->keys);
 	free(c->values);
 	free(c->stats);
+	free(c->port_vals);
 	free(c->links);
 	free(c->ns);
 	qdisc_table_free(&c->qdiscs);

@@ -25,11 +25,12 @@ struct net_ns_ref {
 
 struct net_collector {
 	struct plan_handle h;
-	int devs_fd, ports_fd, stats_fd;
+	int devs_fd, port_slot_fd, ports_fd, stats_fd;
 	int ncpus;
 	uint32_t self_netns;
 	void *keys, *values;           /* one chunk of a batch read (per-CPU values) */
 	struct dbt_net_stats *stats;   /* ncpus */
+	struct dbt_net_port *port_vals;  /* one port's per-CPU values, ncpus */
 	struct netdev_counters *links; /* NET_MAX_LINKS */
 	struct qdisc_table qdiscs;
 	struct net_ns_ref *ns;
