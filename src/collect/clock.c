@@ -2,6 +2,7 @@
 #include "core/bpf_batch.h"
 #include "core/bpf_percpu.h"
 #include "core/bpf_perf.h"
+#include "core/tracefs.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
 #include "clock.skel.h"
@@ -95,16 +96,6 @@ static void skel_destroy(void *skel)
 	free(w);
 }
 
-/* The plain tracepoint type needs tracefs, which a fresh machine here has
- * not mounted. */
-static void ensure_tracefs(void)
-{
-	if (!access("/sys/kernel/tracing/events", F_OK))
-		return;
-	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
-		log_debug("clock: cannot mount tracefs: %s", strerror(errno));
-}
-
 static int attach_one(struct plan_handle *h, struct bpf_program *prog, char *stage, size_t stagelen)
 {
 	struct bpf_link *link;
@@ -136,8 +127,8 @@ static int skel_attach(struct plan_handle *h, const struct plan_variant *v, char
 	struct bpf_program *prog;
 	int err;
 
-	if (!strcmp(v->suffix, "_tp"))
-		ensure_tracefs();
+	if (!strcmp(v->suffix, "_tp") && (err = tracefs_ensure()))
+		log_debug("clock: cannot mount tracefs: %s", strerror(-err));
 	bpf_object__for_each_program(prog, h->obj) {
 		if (!bpf_program__autoload(prog))
 			continue;

@@ -19,6 +19,14 @@ int collectors_open(struct collectors *c, const struct dbt_config *cfg)
 	if (!c->stat_buf)
 		return -ENOMEM;
 
+	/* named before any open: a family that fails before its attach plan
+	 * runs must still show up, by name, in probes and the capture */
+	static const char *const names[FAM_COUNT] = {
+		[FAM_SOFTIRQ] = "softirq", [FAM_SCHED] = "sched", [FAM_CLOCK] = "clock", [FAM_NET] = "net",
+	};
+
+	for (int f = 0; f < FAM_COUNT; f++)
+		c->reports[f].family = names[f];
 	c->on[FAM_SOFTIRQ] = !softirq_collector_open(&c->softirq, &c->reports[FAM_SOFTIRQ]);
 	c->on[FAM_SCHED] = !sched_collector_open(&c->sched, &c->reports[FAM_SCHED]);
 	c->on[FAM_CLOCK] = !clock_collector_open(&c->clock, cfg ? cfg->sample_hz : 0,
