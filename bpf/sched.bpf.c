@@ -141,6 +141,10 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 			if (th->since_ns && now > th->since_ns)
 				th->oncpu_ns += now - th->since_ns;
 			th->since_ns = 0;
+			/* names change after the first sight (exec, then
+			 * pthread_setname_np): the name it ran under, refreshed
+			 * as it leaves the CPU, keeps every thread's class right */
+			bpf_probe_read_kernel_str(th->comm, sizeof(th->comm), prev->comm);
 			if (!preempt && prev_state) {
 				th->vol++;
 			} else {
@@ -179,9 +183,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 			th->pid = BPF_CORE_READ(next, tgid);
 			BPF_CORE_READ_STR_INTO(&th->pcomm, next, group_leader, comm);
 		}
-		/* names change after the first sight (exec, pthread_setname_np):
-		 * 16 bytes per switch-in keep the class of every thread right */
-		bpf_probe_read_kernel_str(th->comm, sizeof(th->comm), next->comm);
+
 		ran_on(next_tid, cpu, wait);
 	}
 }
