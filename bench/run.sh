@@ -43,15 +43,15 @@ run_baseline() { "$@"; }
 # load; its own CPU% and RSS come from the capture's overhead section.
 run_dbtrace() {
 	local out="$WORK/cap.json" pid rate
-	"$DBTRACE" capture -d "$((SECS + 60))" -i 1 -o "$out" 2>"$WORK/cap.err" &
+	"$DBTRACE" capture -d "$((SECS + 60))" -i 1 "${DBTRACE_OPTS[@]}" -o "$out" 2>"$WORK/cap.err" &
 	pid=$!
 	for _ in $(seq 200); do grep -q capturing "$WORK/cap.err" && break; sleep 0.05; done
 	rate="$("$@")"
 	kill -INT "$pid"
 	wait "$pid" || true
 	jq -r '"\(.overhead.cpu_pct) \(.overhead.max_rss_kb)"' "$out" >>"$WORK/dbtrace.self"
-	# every family must be in the measured cost
-	jq -r '.probes | to_entries[] | select(.value.attach == null) | .key' "$out" >>"$WORK/dbtrace.missing"
+	# every family asked for must be in the measured cost
+	jq -r '.probes | to_entries[] | select(.value.enabled and .value.attach == null) | .key' "$out" >>"$WORK/dbtrace.missing"
 	jq -r '[.probes | to_entries[] | "\(.key)=\(.value.attach)"] | join(" ")' "$out" >"$WORK/dbtrace.paths"
 	echo "$rate"
 }
@@ -83,7 +83,16 @@ run_runqlat() {
 	echo "$rate"
 }
 
-CONFIGS=(baseline floor dbtrace runqlat)
+DBTRACE_OPTS=()
+
+# dbtrace with the softirq and sched families only: what runqlat is the
+# anchor for (issue 3 compares these two on the context-switch load).
+run_dbtrace_ss() {
+	local DBTRACE_OPTS=(--families softirq,sched)
+	run_dbtrace "$@"
+}
+
+CONFIGS=(baseline floor dbtrace dbtrace_ss runqlat)
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 

@@ -14,7 +14,10 @@
 
 enum { OPT_BATCH = 0x100, OPT_SORT, OPT_VIEW, OPT_COMM, OPT_CLASS, OPT_RUNQ,
        OPT_SAMPLE_HZ, OPT_CLOCK_PCT, OPT_CLOCK_SYS, OPT_PORT, OPT_JSON, OPT_ROOT,
-       OPT_LISTEN, OPT_TOP_N };
+       OPT_LISTEN, OPT_TOP_N, OPT_FAMILIES };
+
+/* Probe family names for --families, bit i = dbt_family_names[i]. */
+const char *const dbt_family_names[DBT_N_FAMILIES] = { "softirq", "sched", "clock", "net" };
 
 static const struct argp_option options[] = {
 	{ "interval", 'i', "SECONDS", 0, "Refresh/sampling interval (default 1)", 0 },
@@ -26,6 +29,7 @@ static const struct argp_option options[] = {
 	{ "sort", OPT_SORT, "KEY", 0, "top: initial sort column key (see the header)", 0 },
 	{ "view", OPT_VIEW, "VIEW", 0, "top: cpus (default), classes or net", 0 },
 	{ "port", OPT_PORT, "PORT", 0, "net: only this service port in the port rows (repeatable)", 0 },
+	{ "families", OPT_FAMILIES, "LIST", 0, "Probe families to load (default all): softirq,sched,clock,net", 0 },
 	{ "comm", OPT_COMM, "NAME", 0, "Only processes with this command name", 0 },
 	{ "class", OPT_CLASS, "NAME=GLOB", 0, "Name a thread class: threads whose comm matches GLOB (repeatable)", 0 },
 	{ "runq-p99-ms", OPT_RUNQ, "MS", 0, "oversubscription: run-queue p99 threshold (default 1)", 0 },
@@ -88,6 +92,7 @@ const char *dbt_usage(void)
 	       "      --batch              top: plain-text tables, one per interval\n"
 	       "      --sort=KEY           top: initial sort column key\n"
 	       "      --view=VIEW          top: start in the cpus (default), classes or net view\n"
+	       "      --families=LIST      probe families to load (default all): softirq,sched,clock,net\n"
 	       "      --port=PORT          net: only this service port in the port rows\n"
 	       "                           (repeatable), e.g. --port 3306\n"
 	       "      --comm=NAME          only processes with this command name\n"
@@ -335,6 +340,26 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_JSON:
 		cfg->json = true;
 		break;
+	case OPT_FAMILIES: {
+		char list[128], *tok, *save;
+
+		if (strlen(arg) >= sizeof(list))
+			return fail(ctx, "bad --families '%s': too long", arg);
+		snprintf(list, sizeof(list), "%s", arg);
+		cfg->families = 0;
+		for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			int f;
+
+			for (f = 0; f < DBT_N_FAMILIES && strcmp(tok, dbt_family_names[f]); f++)
+				;
+			if (f == DBT_N_FAMILIES)
+				return fail(ctx, "bad --families '%s': names from softirq,sched,clock,net", arg);
+			cfg->families |= 1u << f;
+		}
+		if (!cfg->families)
+			return fail(ctx, "bad --families '%s': name at least one family", arg);
+		break;
+	}
 	case OPT_ROOT:
 		if (!*arg)
 			return fail(ctx, "empty --root directory%s", "");

@@ -9,6 +9,8 @@
 #include "model/thread_class.h"
 
 #define DBT_MAX_PIDS 64
+#define DBT_N_FAMILIES 4
+extern const char *const dbt_family_names[DBT_N_FAMILIES];
 #define DBT_MAX_CLASS_OVERRIDES 32
 #define DBT_MAX_PORTS 16
 #define DBT_DEFAULT_LISTEN "127.0.0.1:9464"  /* serve: loopback unless asked */
@@ -55,6 +57,7 @@ struct dbt_config {
 	int n_classes;
 	double runq_p99_us;     /* oversubscription threshold */
 	unsigned int sample_hz; /* clock family: CPU-clock samples per second per CPU */
+	unsigned int families;  /* --families: bit per dbt_family_names entry; 0 = all */
 	double clock_vdso_pct;  /* gettimeofday_hotspot: vDSO share threshold, % of CPU samples */
 	double clock_syscalls_per_s;  /* gettimeofday_hotspot: clock syscall rate threshold */
 	bool json;              /* check: print JSON */

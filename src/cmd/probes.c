@@ -25,8 +25,11 @@ int cmd_probes(const struct dbt_config *cfg)
 	for (int f = 0; f < FAM_COUNT; f++) {
 		const struct probe_report *r = &col.reports[f];
 
-		printf("%-10s %-22s", r->family, r->attach[0] ? r->attach : "none");
-		if (!r->n_rejected)
+		printf("%-10s %-22s", r->family,
+		       r->disabled ? "off" : r->attach[0] ? r->attach : "none");
+		if (r->disabled)
+			printf(" (left out with --families)");
+		else if (!r->n_rejected)
 			printf(" -");
 		for (int i = 0; i < r->n_rejected; i++)
 			printf("%s %s: %s", i ? ";" : "", r->rejected[i].path, r->rejected[i].error);

@@ -21,19 +21,25 @@ int collectors_open(struct collectors *c, const struct dbt_config *cfg)
 
 	/* named before any open: a family that fails before its attach plan
 	 * runs must still show up, by name, in probes and the capture */
-	static const char *const names[FAM_COUNT] = {
-		[FAM_SOFTIRQ] = "softirq", [FAM_SCHED] = "sched", [FAM_CLOCK] = "clock", [FAM_NET] = "net",
-	};
-
-	for (int f = 0; f < FAM_COUNT; f++)
-		c->reports[f].family = names[f];
-	c->on[FAM_SOFTIRQ] = !softirq_collector_open(&c->softirq, &c->reports[FAM_SOFTIRQ]);
-	c->on[FAM_SCHED] = !sched_collector_open(&c->sched, &c->reports[FAM_SCHED]);
-	c->on[FAM_CLOCK] = !clock_collector_open(&c->clock, cfg ? cfg->sample_hz : 0,
-						 &c->reports[FAM_CLOCK]);
-	c->on[FAM_NET] = !net_collector_open(&c->net, &c->reports[FAM_NET]);
-	for (int f = 0; f < FAM_COUNT; f++)
-		failed += !c->on[f];
+	for (int f = 0; f < FAM_COUNT; f++) {
+		c->reports[f].family = dbt_family_names[f];
+		c->reports[f].disabled = cfg && cfg->families && !(cfg->families & (1u << f));
+	}
+	if (!c->reports[FAM_SOFTIRQ].disabled)
+		c->on[FAM_SOFTIRQ] = !softirq_collector_open(&c->softirq, &c->reports[FAM_SOFTIRQ]);
+	if (!c->reports[FAM_SCHED].disabled)
+		c->on[FAM_SCHED] = !sched_collector_open(&c->sched, &c->reports[FAM_SCHED]);
+	if (!c->reports[FAM_CLOCK].disabled)
+		c->on[FAM_CLOCK] = !clock_collector_open(&c->clock, cfg ? cfg->sample_hz : 0,
+							 &c->reports[FAM_CLOCK]);
+	if (!c->reports[FAM_NET].disabled)
+		c->on[FAM_NET] = !net_collector_open(&c->net, &c->reports[FAM_NET]);
+	for (int f = 0; f < FAM_COUNT; f++) {
+		/* the plan wipes the report: keep what --families said */
+		c->reports[f].family = dbt_family_names[f];
+		c->reports[f].disabled = cfg && cfg->families && !(cfg->families & (1u << f));
+		failed += !c->on[f] && !c->reports[f].disabled;
+	}
 	return failed;
 }
 

@@ -20,6 +20,8 @@ enum dbt_family {
 	FAM_NET,
 	FAM_COUNT,
 };
+/* --families names them in this order (src/cli/options.c) */
+_Static_assert(FAM_COUNT == DBT_N_FAMILIES, "family list and --families names differ");
 
 struct collectors {
 	int ncpus;                                 /* possible CPUs */

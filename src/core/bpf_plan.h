@@ -6,6 +6,7 @@
 #ifndef DBTRACE_CORE_BPF_PLAN_H
 #define DBTRACE_CORE_BPF_PLAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,7 @@ struct probe_rejection {
 /* What `dbtrace probes` prints and every capture records. */
 struct probe_report {
 	const char *family;
+	bool disabled;                 /* left out with --families: not tried */
 	char attach[24];               /* the winning path, "" when none */
 	int n_programs;                /* programs attached */
 	int n_rejected;

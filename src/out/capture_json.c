@@ -378,6 +378,7 @@ static json_object *probes_object(const struct probe_report *p, int n)
 
 		json_object_object_add(f, "attach",
 				       p[i].attach[0] ? json_object_new_string(p[i].attach) : NULL);
+		json_object_object_add(f, "enabled", json_object_new_boolean(!p[i].disabled));
 		for (int r = 0; r < p[i].n_rejected; r++) {
 			json_object *e = json_object_new_object();
 

@@ -41,3 +41,14 @@ load helpers/common
 	"$DBTRACE" capture -d 1 -o /dev/null 2>/dev/null || "$DBTRACE" capture -d 1 -o - >/dev/null 2>&1
 	[ "$(loaded_dbtrace_progs)" -eq 0 ]
 }
+
+@test "--families loads only the named families and says so" {
+	run "$DBTRACE" probes --families softirq,sched
+	[ "$status" -eq 0 ]
+	assert_probe_path "$output" softirq
+	assert_probe_path "$output" sched
+	grep -qE '^clock +off' <<<"$output"
+	grep -qE '^net +off' <<<"$output"
+	run "$DBTRACE" probes --families disk
+	[ "$status" -eq 2 ]
+}

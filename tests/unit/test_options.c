@@ -322,6 +322,22 @@ static void test_serve_report_diff(void **state)
 	assert_string_equal(err, "unexpected argument 'run.json'");
 }
 
+static void test_families(void **state)
+{
+	struct dbt_config cfg;
+	char err[256];
+
+	assert_int_equal(parse(&cfg, err, 1, "top"), 0);
+	assert_int_equal(cfg.families, 0);   /* all */
+	assert_int_equal(parse(&cfg, err, 2, "capture", "--families=softirq,sched"), 0);
+	assert_int_equal(cfg.families, 3);
+	assert_int_equal(parse(&cfg, err, 2, "capture", "--families=net"), 0);
+	assert_int_equal(cfg.families, 8);
+	assert_int_equal(parse(&cfg, err, 2, "capture", "--families=sched,disk"), -EINVAL);
+	assert_non_null(strstr(err, "bad --families"));
+	assert_int_equal(parse(&cfg, err, 2, "capture", "--families=,"), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_option_and_command),
 		cmocka_unit_test(test_missing_value),
 		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_families),
 		cmocka_unit_test(test_clock_options),
 		cmocka_unit_test(test_net_view_and_ports),
 		cmocka_unit_test(test_check_options),
