@@ -162,10 +162,11 @@ $(BUILD) $(BUILD)/bpf:
 # The bats suite inside qemu on Debian's kernels (cloud: 6.1 with fentry
 # and kprobes; rt: PREEMPT_RT, softirqs in threads).
 .PHONY: vmtest vmtest-rt
+# Only the kernel-dependent tests (tagged vm / rt): see tests/run.sh.
 vmtest: all tools
-	$(Q)scripts/vmtest.sh --kernel cloud tests/bats
+	$(Q)VM_KERNELS=cloud tests/run.sh vm
 vmtest-rt: all tools
-	$(Q)scripts/vmtest.sh --kernel rt tests/bats
+	$(Q)VM_KERNELS=rt tests/run.sh vm
 
 # libFuzzer over the command line, the --class parser and every /proc and
 # /sys parser (tests/fuzz/fuzz_*.c), FUZZ_SECONDS each, seeds in

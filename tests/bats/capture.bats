@@ -11,6 +11,7 @@ teardown() {
 	remove_scratch
 }
 
+# bats test_tags=vm,rt
 @test "capture under loopback traffic: valid JSON, NET_RX share > 0, entries match /proc/softirqs within 5%" {
 	local out="$SCRATCH/run.json" before after
 	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 6 -i 1 -o "$out"
@@ -101,6 +102,7 @@ teardown() {
 	[ "$listing" = filler ]
 }
 
+# bats test_tags=vm,rt
 @test "softirq time is charged to the thread it interrupted, and adds up" {
 	local out="$SCRATCH/run.json"
 	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 3 -o "$out"

@@ -65,6 +65,7 @@ clock_proc() {
 	fi
 }
 
+# bats test_tags=vm
 @test "vDSO share of a clock loop within 10 points of its own figure, function named, finding raised" {
 	capture_around 5 "$TOOLS/clock_loop" -m vdso -f mixed -s 0.4 -d 3 -c 1
 	local own proc pid cs
@@ -120,6 +121,7 @@ clock_proc() {
 	fi
 }
 
+# bats test_tags=vm
 @test "real clock syscalls: dbtrace's count and rate agree with the program's within 10%" {
 	# the whole loop inside the capture: the counts must match
 	capture_around 5 "$TOOLS/clock_loop" -m syscall -d 3 -c 1

@@ -86,6 +86,7 @@ stream_with_server_on() {
 	jq -c '.findings[] | {id, severity, pid, title}' "$SCRATCH/run.json"
 }
 
+# bats test_tags=vm
 @test "server pinned to the CPU RPS steers NET_RX to: softirq_on_db_cores names CPU 1 and the pid" {
 	stream_with_server_on 1
 	# the steering works: NET_RX runs on CPU 1, hardly on CPU 0

@@ -84,6 +84,7 @@ dev_field() {
 		"$SCRATCH/run.json"
 }
 
+# bats test_tags=vm
 @test "probes: the net family attaches (fentry in the 6.1 VM, tracepoints on the host)" {
 	run "$DBTRACE" probes
 	echo "$output"
@@ -93,6 +94,7 @@ dev_field() {
 	fi
 }
 
+# bats test_tags=vm
 @test "tx queue: several ms behind a tbf shaper on a veth, under 1 ms without it" {
 	make_veth_pair
 	tc -n "$NSA" qdisc add dev "$VA" root tbf rate 20mbit burst 100kb latency 100ms
@@ -128,6 +130,7 @@ dev_field() {
 		"$SCRATCH/run.json"
 }
 
+# bats test_tags=vm
 @test "response time: a server holding each request 2 ms, counted per request" {
 	# tcp_rr -H: the server thread sleeps 2 ms between reading a request and replying
 	capture_around 5 "$TOOLS/tcp_rr" -d 2 -H 2000 -c 0 -S 1
@@ -149,6 +152,7 @@ dev_field() {
 	[ "$(jq --argjson p "$port" '[.net.ports[] | select(.port == $p)] | length' "$SCRATCH/run.json")" -eq 2 ]
 }
 
+# bats test_tags=vm
 @test "rx socket queue: a reader sleeping 5 ms between reads" {
 	capture_around 5 "$TOOLS/slow_reader" -d 2 -g 5000 -i 500 -c 0 -S 1
 	local port p50

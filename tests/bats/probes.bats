@@ -4,6 +4,7 @@
 
 load helpers/common
 
+# bats test_tags=vm,rt
 @test "probes lists every family on the path this kernel allows and exits 0" {
 	run "$DBTRACE" probes
 	[ "$status" -eq 0 ]
@@ -17,6 +18,7 @@ load helpers/common
 	[ "$(grep -cE '^(softirq|sched|clock|net) ' <<<"$output")" -eq 4 ]
 }
 
+# bats test_tags=vm
 @test "every capture records the attach path of each family" {
 	local out
 	out="$(mktemp)"
@@ -34,6 +36,7 @@ load helpers/common
 	[[ "$output" == *"softirq: attached"*"via tp_btf"* ]]
 }
 
+# bats test_tags=vm
 @test "no dbtrace BPF program stays loaded after probes, top and capture" {
 	[ "$(loaded_dbtrace_progs)" -eq 0 ]
 	"$DBTRACE" probes >/dev/null

@@ -55,6 +55,7 @@ class_field() {   # file class field
 # /proc/self/task/*/{status,stat}; dbtrace's totals for the same threads
 # must agree. (Comparing rates over two windows that differ by the
 # polling delay fails on bursty loads; whole lifetimes do not.)
+# bats test_tags=vm,rt
 @test "per-class switches and on-CPU time agree with /proc within 10%" {
 	local out="$SCRATCH/run.json"
 	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 7 -i 1 --comm thread_pool -o "$out"
@@ -91,6 +92,7 @@ class_field() {   # file class field
 	POOL=
 }
 
+# bats test_tags=vm,rt
 @test "oversubscription fires with 16 busy workers on 2 CPUs and not with 1" {
 	start_pool -n 16 -d 120 -c 0-1
 	"$DBTRACE" capture -d 3 -p "$POOL" -o "$SCRATCH/16.json" 2>/dev/null

@@ -3,6 +3,7 @@
 
 load helpers/common
 
+# bats test_tags=rt
 @test "top --batch -d 2 prints two tables with every column" {
 	run "$DBTRACE" top --batch -d 2
 	[ "$status" -eq 0 ]
