@@ -245,7 +245,7 @@ flock -u "$lockfd"
 {
 	d=$repo
 	while [ "$d" != / ]; do d=$(dirname "$d"); [ "$d" = / ] || echo "${d#/}"; done
-	(cd / && find "${repo#/}" \( -path "${repo#/}/.git" -o -path "${cache#/}" \) -prune -o -print)
+	(cd / && find "${repo#/}" \( -path "${repo#/}/.git" -o -path "${cache#/}" -o -path "${repo#/}/build/fuzz" \) -prune -o -print)
 	# Shared libraries of the repo's binaries (build/dbtrace links
 	# libbpf, libelf, json-c, ncurses) that the system part lacks.
 	largs=()
@@ -256,7 +256,10 @@ flock -u "$lockfd"
 		/usr/bin/python3 "$here/vm/rootfs-list.py" "${largs[@]}" | LC_ALL=C comm -23 - "$syslist"
 	fi
 	for p in "${abs_bats[@]}"; do
-		case $p/ in -* | "$repo"/*) continue ;; esac
+		# only files made absolute above; bats options and their values
+		# (--filter-tags vm) are not paths
+		case $p/ in /*) ;; *) continue ;; esac
+		case $p/ in "$repo"/*) continue ;; esac
 		d=$(dirname "$p")
 		while [ "$d" != / ]; do echo "${d#/}"; d=$(dirname "$d"); done
 		if [ -d "$p" ]; then
