@@ -199,6 +199,26 @@ static int clock_summary(struct session_state *st, const struct clock_snapshot *
 	return err;
 }
 
+/* The clock family's vDSO share beside each class of the sched view: both
+ * name classes alike (the clock model uses the sched snapshot's names). */
+static void join_vdso(struct sched_interval *si, const struct clock_interval *ci)
+{
+	for (int i = 0; i < si->n_procs; i++) {
+		struct sched_proc_stats *p = &si->procs[i];
+		const struct clock_proc_stats *cp = clock_interval_proc(ci, p->pid);
+
+		if (!cp)
+			continue;
+		p->total.vdso_pct = cp->total.vdso_pct;
+		for (int k = 0; k < p->n_classes; k++) {
+			const struct clock_stats *c = clock_interval_class(ci, p->pid, p->classes[k].name);
+
+			if (c)
+				p->classes[k].vdso_pct = c->vdso_pct;
+		}
+	}
+}
+
 /* One tick: snapshot, model, findings, sink. */
 static int step(struct session_state *st, int *cur_idx, struct session_sink *sink,
 		struct session_result *res)
@@ -246,6 +266,8 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 		}
 		nip = &ni;
 	}
+	if (sip && cip)
+		join_vdso(sip, cip);
 	err = judge(st, sip, cip, nip, res->intervals, res);
 	if (!err && sip)
 		err = sched_summary_add(&res->sched, sip);

@@ -50,7 +50,9 @@ int oversubscription_check(const struct sched_interval *iv, const struct oversub
 			struct finding f;
 			int err;
 
-			if (c->allowed_cpus <= 0 || isnan(c->runq_p99_us))
+			/* a pool no larger than its CPUs cannot oversubscribe them:
+			 * its waiting is someone else's load */
+			if (c->allowed_cpus <= 0 || isnan(c->runq_p99_us) || c->threads <= c->allowed_cpus)
 				continue;
 			if (c->runnable_avg <= cfg->runnable_per_cpu * c->allowed_cpus ||
 			    c->runq_p99_us <= cfg->runq_p99_us)

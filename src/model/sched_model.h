@@ -45,6 +45,7 @@ struct sched_class_stats {
 	double runnable_avg;           /* mean threads running or waiting to run */
 	double softirq_lost_pct;       /* of its on-CPU time, spent in softirqs that interrupted it */
 	double net_softirq_lost_pct;   /* the NET_RX + NET_TX part of that */
+	double vdso_pct;               /* clock family's share of its samples in the vDSO; NAN: none */
 	/* raw sums, kept for the summary and the findings */
 	uint64_t oncpu_ns, runq_ns, vol, invol, migrations, runq_max_ns;
 	uint64_t sirq_ns, net_sirq_ns;

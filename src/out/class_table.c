@@ -30,6 +30,7 @@ static double get_max(const struct class_row *r) { return r->cls->runq_max_us; }
 static double get_mig(const struct class_row *r) { return r->cls->migrations_per_s; }
 static double get_runnable(const struct class_row *r) { return r->cls->runnable_avg; }
 static double get_silost(const struct class_row *r) { return r->cls->softirq_lost_pct; }
+static double get_vdso(const struct class_row *r) { return r->cls->vdso_pct; }
 
 static const struct column columns[] = {
 	{ 'p', "PID", 7, COL_PID, get_pid, 0 },
@@ -45,6 +46,7 @@ static const struct column columns[] = {
 	{ 'M', "RQmaxus", 8, COL_US, get_max, 0 },
 	{ 'm', "MIG/s", 7, COL_NUM, get_mig, 0 },
 	{ 'L', "%SILOST", 7, COL_NUM, get_silost, 1 },
+	{ 'D', "vDSO%", 6, COL_NUM, get_vdso, 1 },
 	{ 0, "CPUS", 0, COL_TEXT, NULL, 0 },
 };
 #define NCOLS (sizeof(columns) / sizeof(columns[0]))
@@ -65,7 +67,7 @@ bool class_table_valid_key(char key)
 const char *class_table_key_help(void)
 {
 	return "sort: p pid  t threads  C %cpu  V vol/s  I invol/s  R runnable  5/9/M runq p50/p99/max  "
-	       "m migrations  L lost to softirq   v net view  q quit";
+	       "m migrations  L lost to softirq  D vDSO   v net view  q quit";
 }
 
 void class_table_header(char *buf, size_t len, char sort_key)
@@ -107,7 +109,10 @@ void class_table_row(char *buf, size_t len, const struct class_row *r)
 			at = text_put(buf, len, at, "%s%*.0f", sep, c->width, v);
 			break;
 		case COL_NUM:
-			at = text_put(buf, len, at, "%s%*.*f", sep, c->width, c->decimals, v);
+			if (isnan(v))   /* not measured (e.g. no clock samples) */
+				at = text_put(buf, len, at, "%s%*s", sep, c->width, "-");
+			else
+				at = text_put(buf, len, at, "%s%*.*f", sep, c->width, c->decimals, v);
 			break;
 		case COL_US:
 			if (isnan(v))

@@ -179,3 +179,17 @@ clock_proc() {
 	echo "$fast samples at 499 Hz, $slow at 97 Hz for about 2 s of CPU each"
 	within_pct "$slow" "$(awk -v c="$(field cpu)" 'BEGIN { print c * 97 }')" 15
 }
+
+@test "the thread-class view of top shows each class's vDSO share" {
+	vdso_capable || skip "clocksource $(cat "$CS_FILE") is read by syscalls here"
+	"$TOOLS/clock_loop" -m vdso -s 0.4 -d 300 -c 1 >/dev/null &
+	local load=$!
+	run "$DBTRACE" top --batch -d 2 --view classes --comm clock_loop --sort D
+	kill "$load"; wait "$load" 2>/dev/null || true
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"*vDSO%"* ]]
+	# columns: PID COMM CLASS THR %CPU VOL/s INVOL/s RUNNABLE RQp50 RQp99 RQmax MIG/s %SILOST vDSO% CPUS
+	awk -v pid="$load" '$1 == pid && $3 == "clock_loop" { found = 1; if ($14 + 0 < 10) bad = 1 }
+	     END { exit !(found && !bad) }' <<<"$output"
+}

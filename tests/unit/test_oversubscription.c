@@ -59,7 +59,9 @@ static void test_fires_and_evidence(void **state)
 
 static void test_each_condition_alone_is_not_enough(void **state)
 {
+	struct sched_class_stats lone = cls("one-thread", 1.02, 1, 3000);
 	struct sched_class_stats c[] = {
+		lone,                                    /* one thread, one CPU: others' load */
 		cls("busy-but-fast", 15.8, 2, 900),      /* p99 under 1 ms */
 		cls("slow-but-few", 1.5, 2, 50000),      /* fewer runnable than CPUs */
 		cls("unknown-cpus", 15.8, 0, 50000),     /* allowed CPUs unknown */
@@ -67,7 +69,8 @@ static void test_each_condition_alone_is_not_enough(void **state)
 	};
 	struct finding_list l = { 0 };
 
-	assert_int_equal(check(c, 4, &l), 0);
+	c[0].threads = 1;
+	assert_int_equal(check(c, 5, &l), 0);
 	assert_int_equal(l.n, 0);
 	findings_free(&l);
 }
