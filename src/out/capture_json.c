@@ -342,30 +342,33 @@ static json_object *net_object(const struct net_interval *iv)
 	return o;
 }
 
+json_object *capture_json_finding(const struct finding *f)
+{
+	json_object *o = json_object_new_object(), *ev = json_object_new_object();
+
+	json_object_object_add(o, "id", json_object_new_string(f->id));
+	json_object_object_add(o, "severity", json_object_new_string(finding_severity_name(f->severity)));
+	json_object_object_add(o, "title", json_object_new_string(f->title));
+	if (f->pid)
+		json_object_object_add(o, "pid", json_object_new_int(f->pid));
+	if (f->class_name[0])
+		json_object_object_add(o, "class", json_object_new_string(f->class_name));
+	for (int k = 0; k < f->n_ev; k++)
+		json_object_object_add(ev, f->ev[k].key, f->ev[k].is_text
+				       ? json_object_new_string(f->ev[k].text) : num(f->ev[k].num));
+	json_object_object_add(o, "evidence", ev);
+	json_object_object_add(o, "hint", json_object_new_string(f->hint));
+	json_object_object_add(o, "first_interval", json_object_new_int(f->first_interval));
+	json_object_object_add(o, "last_interval", json_object_new_int(f->last_interval));
+	return o;
+}
+
 static json_object *findings_array(const struct finding_list *l)
 {
 	json_object *a = json_object_new_array();
 
-	for (int i = 0; l && i < l->n; i++) {
-		const struct finding *f = &l->items[i];
-		json_object *o = json_object_new_object(), *ev = json_object_new_object();
-
-		json_object_object_add(o, "id", json_object_new_string(f->id));
-		json_object_object_add(o, "severity", json_object_new_string(finding_severity_name(f->severity)));
-		json_object_object_add(o, "title", json_object_new_string(f->title));
-		if (f->pid)
-			json_object_object_add(o, "pid", json_object_new_int(f->pid));
-		if (f->class_name[0])
-			json_object_object_add(o, "class", json_object_new_string(f->class_name));
-		for (int k = 0; k < f->n_ev; k++)
-			json_object_object_add(ev, f->ev[k].key, f->ev[k].is_text
-					       ? json_object_new_string(f->ev[k].text) : num(f->ev[k].num));
-		json_object_object_add(o, "evidence", ev);
-		json_object_object_add(o, "hint", json_object_new_string(f->hint));
-		json_object_object_add(o, "first_interval", json_object_new_int(f->first_interval));
-		json_object_object_add(o, "last_interval", json_object_new_int(f->last_interval));
-		json_object_array_add(a, o);
-	}
+	for (int i = 0; l && i < l->n; i++)
+		json_object_array_add(a, capture_json_finding(&l->items[i]));
 	return a;
 }
 

@@ -51,6 +51,11 @@ struct capture_summary {
 #define CAPTURE_MAX_NET_ROWS 64
 
 struct capture_writer;
+struct json_object;
+
+/* One finding as every JSON output writes it (the capture, `check
+ * --json`): id, severity, title, pid, class, evidence, hint, intervals. */
+struct json_object *capture_json_finding(const struct finding *f);
 
 /* Checks that path can be written (creating the unnamed file now) so a bad
  * path fails before any probe loads. "-" writes to stdout. On error, err

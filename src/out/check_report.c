@@ -1,4 +1,5 @@
 #include "out/check_report.h"
+#include "out/capture_json.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -225,22 +226,7 @@ static json_object *findings_json(const struct finding_list *l)
 
 	order(l, idx);
 	for (int k = 0; k < l->n; k++) {
-		const struct finding *f = &l->items[idx[k]];
-		json_object *o = json_object_new_object(), *ev = json_object_new_object();
-
-		json_object_object_add(o, "id", str(f->id));
-		json_object_object_add(o, "severity", str(finding_severity_name(f->severity)));
-		json_object_object_add(o, "title", str(f->title));
-		if (f->pid)
-			json_object_object_add(o, "pid", json_object_new_int(f->pid));
-		for (int e = 0; e < f->n_ev; e++)
-			json_object_object_add(ev, f->ev[e].key,
-					       f->ev[e].is_text ? str(f->ev[e].text) : num(f->ev[e].num));
-		json_object_object_add(o, "evidence", ev);
-		json_object_object_add(o, "hint", str(f->hint));
-		json_object_object_add(o, "first_interval", json_object_new_int(f->first_interval));
-		json_object_object_add(o, "last_interval", json_object_new_int(f->last_interval));
-		json_object_array_add(a, o);
+		json_object_array_add(a, capture_json_finding(&l->items[idx[k]]));
 	}
 	return a;
 }
