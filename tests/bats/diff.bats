@@ -11,10 +11,7 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	make_scratch
-	NSA="dbtdfA$$"
-	NSB="dbtdfB$$"
-	VA="dbtdfa$$"
-	VB="dbtdfb$$"
+	netns_pair_init dbtdf
 	PIDS=()
 }
 
@@ -22,8 +19,7 @@ teardown() {
 	local p
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
 	[ -n "${BG_PID:-}" ] && kill "$BG_PID" 2>/dev/null
-	ip netns del "$NSA" 2>/dev/null
-	ip netns del "$NSB" 2>/dev/null
+	netns_pair_delete
 	remove_scratch
 }
 
@@ -53,13 +49,7 @@ row() {
 }
 
 @test "a tbf shaper on a veth: tx queue worse, throughput down, qdisc changed, tx_queueing new" {
-	ip netns add "$NSA"
-	ip netns add "$NSB"
-	ip link add "$VA" netns "$NSA" type veth peer name "$VB" netns "$NSB"
-	ip -n "$NSA" addr add 10.233.0.1/24 dev "$VA"
-	ip -n "$NSB" addr add 10.233.0.2/24 dev "$VB"
-	ip -n "$NSA" link set "$VA" up
-	ip -n "$NSB" link set "$VB" up
+	netns_pair_create 10.233.0
 
 	local run
 	for run in before after; do

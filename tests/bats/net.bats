@@ -10,10 +10,7 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	make_scratch
-	NSA="dbtnetA$$"
-	NSB="dbtnetB$$"
-	VA="dbtva$$"
-	VB="dbtvb$$"
+	netns_pair_init dbtnet
 	PIDS=()
 }
 
@@ -21,9 +18,7 @@ teardown() {
 	local p
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
 	[ -n "${BG_PID:-}" ] && kill "$BG_PID" 2>/dev/null
-	# deleting a namespace deletes the veth end in it, and with it its peer
-	ip netns del "$NSA" 2>/dev/null
-	ip netns del "$NSB" 2>/dev/null
+	netns_pair_delete
 	remove_scratch
 }
 
@@ -59,17 +54,6 @@ port_field() {
 
 # Two namespaces joined by a veth pair: $VA (10.231.0.1) in $NSA, $VB
 # (10.231.0.2) in $NSB.
-make_veth_pair() {
-	ip netns add "$NSA"
-	ip netns add "$NSB"
-	ip link add "$VA" netns "$NSA" type veth peer name "$VB" netns "$NSB"
-	ip -n "$NSA" addr add 10.231.0.1/24 dev "$VA"
-	ip -n "$NSB" addr add 10.231.0.2/24 dev "$VB"
-	ip -n "$NSA" link set "$VA" up
-	ip -n "$NSB" link set "$VB" up
-	ip -n "$NSA" link set lo up
-	ip -n "$NSB" link set lo up
-}
 
 # stream SECONDS: a TCP stream from $NSA to $NSB during a capture.
 stream() {
@@ -96,7 +80,7 @@ dev_field() {
 
 # bats test_tags=vm
 @test "tx queue: several ms behind a tbf shaper on a veth, under 1 ms without it" {
-	make_veth_pair
+	netns_pair_create 10.231.0
 	tc -n "$NSA" qdisc add dev "$VA" root tbf rate 20mbit burst 100kb latency 100ms
 	stream 3
 	local p50

@@ -97,3 +97,34 @@ assert_probe_path() {
 	grep -qE "^$2 +$(sed 's/[+]/[+]/g' <<<"$want")( |$)" <<<"$1" || {
 		echo "expected $2 via $want, got:"; echo "$1"; return 1; }
 }
+
+# Two network namespaces joined by a veth pair, both ends up, for tests
+# that need a real device between a sender and a receiver. netns_pair_init
+# PREFIX names them (NSA NSB VA VB, unique per test run); netns_pair_create
+# SUBNET ("10.231.0") makes them with SUBNET.1 in NSA and SUBNET.2 in NSB;
+# netns_pair_delete (teardown) removes both namespaces, and with them the
+# veth ends in them.
+netns_pair_init() {
+	NSA="${1}A$$"
+	NSB="${1}B$$"
+	VA="${1}a$$"
+	VB="${1}b$$"
+}
+
+netns_pair_create() {
+	ip netns add "$NSA"
+	ip netns add "$NSB"
+	ip link add "$VA" netns "$NSA" type veth peer name "$VB" netns "$NSB"
+	ip -n "$NSA" addr add "$1.1/24" dev "$VA"
+	ip -n "$NSB" addr add "$1.2/24" dev "$VB"
+	ip -n "$NSA" link set "$VA" up
+	ip -n "$NSB" link set "$VB" up
+	ip -n "$NSA" link set lo up
+	ip -n "$NSB" link set lo up
+}
+
+netns_pair_delete() {
+	[ -n "${NSA:-}" ] && ip netns del "$NSA" 2>/dev/null
+	[ -n "${NSB:-}" ] && ip netns del "$NSB" 2>/dev/null
+	return 0
+}
