@@ -6,6 +6,8 @@
 #
 #   ROUNDS=3 SECS=5 bench/run.sh
 #   LOADS="tcp_rr" bench/run.sh      only some of the loads
+#   CONFIGS="baseline floor dbtrace" bench/run.sh   only some tracers
+#                                    (baseline and floor are always needed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -92,7 +94,7 @@ run_dbtrace_ss() {
 	run_dbtrace "$@"
 }
 
-CONFIGS=(baseline floor dbtrace dbtrace_ss runqlat)
+read -r -a CONFIGS <<<"${CONFIGS:-baseline floor dbtrace dbtrace_ss runqlat}"
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
