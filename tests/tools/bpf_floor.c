@@ -121,6 +121,9 @@ int main(int argc, char **argv)
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), " %s",
 			 bpf_program__name(prog));
 	}
+	/* a script's background job starts with SIGINT ignored, and an
+	 * ignored signal is discarded before sigwait() could take it */
+	signal(SIGINT, SIG_DFL);
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
