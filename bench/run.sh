@@ -1,26 +1,131 @@
 #!/usr/bin/env bash
-# `make bench`: throughput of each load alone and under dbtrace, interleaved
-# round by round so drift on this noisy VM hits every configuration alike.
-# Prints medians and overhead ratios measured in this one run. A benchmark,
+# `make bench`: throughput of each load alone, under dbtrace and under the
+# anchors (other tracers of the same events), interleaved round by round so
+# drift on this noisy VM hits every configuration alike. Prints one table of
+# medians and overheads against each round's own baseline, then dbtrace's
+# own costs and the budgets of ARCHITECTURE.md with a verdict. A benchmark,
 # not a test: it never fails on numbers.
 #
-#   ROUNDS=3 SECS=5 bench/run.sh
-#   LOADS="tcp_rr" bench/run.sh      only some of the loads
-#   CONFIGS="baseline floor dbtrace" bench/run.sh   only some tracers
-#                                    (baseline and floor are always needed)
+#   bench/run.sh [--write FILE]      FILE: also write the report into FILE
+#                                    below its generated-part marker
+#   ROUNDS=3 SECS=5                  rounds, seconds per load run
+#   LOADS="tcp_rr veth"              only some of the loads
+#   CONFIGS="baseline floor softirqs"  only some tracers (baseline and floor
+#                                    are always added: costs are against them)
+#   EXTRAS=0                         skip the time to first output and the
+#                                    BPF run time per event
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# one decimal point for $EPOCHREALTIME, awk and printf whatever the locale
+export LC_ALL=C
+
+usage() { echo "usage: bench/run.sh [--write FILE]   (env: ROUNDS SECS LOADS CONFIGS EXTRAS)" >&2; exit "${1:-2}"; }
+
+WRITE=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--write) [ $# -ge 2 ] || usage; WRITE="$2"; shift 2 ;;
+	-h | --help) usage 0 ;;
+	*) usage ;;
+	esac
+done
 
 ROUNDS="${ROUNDS:-3}"
 SECS="${SECS:-5}"
+EXTRAS="${EXTRAS:-1}"
+# whole seconds: the capture's -d is SECS + 60 in shell arithmetic
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ && "$SECS" =~ ^[1-9][0-9]*$ ]] || { echo "bench: ROUNDS and SECS are whole numbers > 0" >&2; usage; }
 DBTRACE=build/dbtrace
 TOOLS=build/tests/tools
-WORK="$(mktemp -d /tmp/dbtrace-bench.XXXXXX)"
-trap 'rm -rf "$WORK"' EXIT
+# a tracer with no "attached" line of its own gets this long to attach
+SETTLE=1
+# the veth load's two network namespaces, named after this run
+NS_TX="dbtrace-bench-tx-$$"
+NS_RX="dbtrace-bench-rx-$$"
+NS_MADE=
+BPF_STATS_PREV=
 
 [ "$(id -u)" -eq 0 ] || { echo "bench: needs root (dbtrace loads eBPF programs)" >&2; exit 1; }
+WORK="$(mktemp -d /tmp/dbtrace-bench.XXXXXX)"
+: >"$WORK/bg.pids"
+: >"$WORK/first.s"
 
-# --- loads: each prints one throughput number (operations/s) -------------
+# Whatever way the run ends: stop the processes it started (by PID, from
+# bg.pids), put kernel.bpf_stats_enabled back, remove the namespaces.
+cleanup() {
+	local pid
+	while read -r pid; do kill -TERM "$pid" 2>/dev/null || true; done <"$WORK/bg.pids"
+	[ -z "$BPF_STATS_PREV" ] || sysctl -qw kernel.bpf_stats_enabled="$BPF_STATS_PREV" || true
+	if [ -n "$NS_MADE" ]; then
+		ip netns delete "$NS_TX" 2>/dev/null || true
+		ip netns delete "$NS_RX" 2>/dev/null || true
+	fi
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+# Ctrl-C or kill: leave through exit so the EXIT trap runs
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --- processes the bench starts -----------------------------------------
+# Loads and configurations run inside $(...) subshells, so the PIDs live in
+# a file the EXIT trap can read, not in a variable.
+bg_start() {   # OUT ERR CMD... ; sets BG_PID
+	local out="$1" err="$2"
+	shift 2
+	"$@" >"$out" 2>"$err" &
+	BG_PID=$!
+	echo "$BG_PID" >>"$WORK/bg.pids"
+}
+
+# running and not a zombie (kill -0 succeeds on a zombie)
+alive() {
+	local state
+	state="$(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null)" || return 1
+	[ -n "$state" ] && [ "$state" != Z ]
+}
+
+# SIGINT as a user stops a tracer (they print or flush on it); TERM, then
+# KILL, if it is still there after 15 s. SIG: a first signal other than INT,
+# for a tool with no SIGINT handler (a script's background jobs ignore it).
+bg_stop() {   # PID [SIG]
+	local pid="$1" sig
+	for sig in "${2:-INT}" TERM KILL; do
+		kill -"$sig" "$pid" 2>/dev/null || break
+		for _ in $(seq 150); do alive "$pid" || break 2; sleep 0.1; done
+	done
+	wait "$pid" 2>/dev/null || true
+	sed -i "/^$pid\$/d" "$WORK/bg.pids"
+}
+
+# Waits until PID prints PATTERN in one of FILES (a tracer saying it is
+# attached), for 30 s: bpftrace compiles its script first. An empty
+# PATTERN (a tracer that prints nothing when ready) waits SETTLE s.
+wait_ready() {   # PID PATTERN FILES...
+	local pid="$1" pattern="$2"
+	shift 2
+	if [ -z "$pattern" ]; then
+		sleep "$SETTLE"
+		alive "$pid"
+		return
+	fi
+	for _ in $(seq 600); do
+		alive "$pid" || return 1
+		grep -qs -- "$pattern" "$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# The last message a failed tool printed, for the n/a reason. bpftrace's
+# RLIMIT_MEMLOCK complaint is left out: it prints it even when all is well.
+last_words() {
+	local w
+	w="$(cat "$@" 2>/dev/null | grep -v '^[[:space:]]*$' | grep -v RLIMIT_MEMLOCK | tail -n 1 | cut -c1-100)" || true
+	echo "${w:-exited without a message}"
+}
+
+# --- loads: each prints one throughput number -----------------------------
 # Pinned to CPU 1: unpinned cross-CPU wake-ups swing 10x between runs here.
 load_tcp_rr() { "$TOOLS/tcp_rr" -d "$SECS" -c 1 -S 1 | sed -n 's/.*rate=\([0-9]*\).*/\1/p'; }
 # both ends on one CPU: the highest context-switch rate this machine reaches
@@ -30,119 +135,488 @@ load_pipe() { "$TOOLS/pipe_pingpong" -d "$SECS" -a 1 -b 1 | sed -n 's/.*rate=\([
 load_clock_vdso() { "$TOOLS/clock_loop" -m vdso -s 0.4 -d "$SECS" -c 1 | sed -n 's/.*rate=\([0-9]*\).*/\1/p'; }
 load_clock_sys() { "$TOOLS/clock_loop" -m syscall -d "$SECS" -c 1 | sed -n 's/.*rate=\([0-9]*\).*/\1/p'; }
 
-read -r -a LOADS <<<"${LOADS:-tcp_rr pipe clock_vdso clock_sys}"
+# A real device path (veth xmit, NET_RX backlog, TCP), unlike loopback's
+# shortcut: a one-way stream between two processes in two namespaces. Both
+# ends on CPU 1 like the other loads; veth delivers on the sending CPU.
+VETH_RX_ADDR=10.201.0.2
+load_veth() {
+	local out="$WORK/veth.rx" pid port
+	bg_start "$out" "$WORK/veth.rx.err" \
+		ip netns exec "$NS_RX" "$TOOLS/tcp_stream" -l -a "$VETH_RX_ADDR" -p 0 -c 1
+	pid="$BG_PID"   # ip netns exec execs tcp_stream: the same PID
+	wait_ready "$pid" '^listening' "$out" || { bg_stop "$pid" TERM; return 1; }
+	port="$(sed -n 's/^listening.* port=\([0-9]*\).*/\1/p' "$out")"
+	ip netns exec "$NS_TX" "$TOOLS/tcp_stream" -a "$VETH_RX_ADDR" -p "$port" -c 1 -d "$SECS" >/dev/null
+	# the receiver prints its total once the sender has closed
+	for _ in $(seq 100); do alive "$pid" || break; sleep 0.05; done
+	bg_stop "$pid" TERM
+	sed -n 's/^received bytes=\([0-9]*\) seconds=\([0-9.]*\).*/\1 \2/p' "$out" |
+		awk '$2 > 0 { printf "%.0f\n", $1 / $2 / 1e6 }'
+}
+
+# The namespaces and the veth pair between them, created inside the
+# namespaces so no address or device ever shows in the host's.
+setup_netns() {
+	ip netns add "$NS_TX" && NS_MADE=1 && ip netns add "$NS_RX" &&
+		ip -n "$NS_TX" link add veth-tx type veth peer name veth-rx netns "$NS_RX" &&
+		ip -n "$NS_TX" addr add 10.201.0.1/24 dev veth-tx &&
+		ip -n "$NS_RX" addr add "$VETH_RX_ADDR/24" dev veth-rx &&
+		ip -n "$NS_TX" link set veth-tx up &&
+		ip -n "$NS_RX" link set veth-rx up
+}
+
 declare -A LOAD_DESC=(
-	[tcp_rr]="loopback TCP request/response, 64 B, pinned to CPU 1"
+	[tcp_rr]="loopback TCP request/response, 64 B, both ends on CPU 1"
 	[pipe]="pipe ping-pong between two threads on CPU 1, round trips/s"
 	[clock_vdso]="clock_gettime/gettimeofday through the vDSO, 40% of CPU 1, calls/s"
 	[clock_sys]="syscall(SYS_clock_gettime) loop on CPU 1, calls/s"
+	[veth]="one-way TCP stream, 64 KiB writes, over a veth pair between two netns, CPU 1"
 )
+declare -A LOAD_UNIT=([veth]=MB/s)
 
 # --- configurations: run "$@" (the load) under some tracer ---------------
-run_baseline() { "$@"; }
+# Each prints the load's rate, or "n/a" with the reason in $WORK/CFG.na:
+# a tracer that is missing or fails must not stop the other measurements.
+na() { echo "$2" >"$WORK/$1.na"; echo n/a; }
 
-# dbtrace capture with every family, started before and stopped after the
-# load; its own CPU% and RSS come from the capture's overhead section.
-run_dbtrace() {
-	local out="$WORK/cap.json" pid rate
-	"$DBTRACE" capture -d "$((SECS + 60))" -i 1 "${DBTRACE_OPTS[@]}" -o "$out" 2>"$WORK/cap.err" &
-	pid=$!
-	for _ in $(seq 200); do grep -q capturing "$WORK/cap.err" && break; sleep 0.05; done
-	rate="$("$@")"
-	kill -INT "$pid"
-	wait "$pid" || true
-	jq -r '"\(.overhead.cpu_pct) \(.overhead.max_rss_kb)"' "$out" >>"$WORK/dbtrace.self"
-	# every family asked for must be in the measured cost
-	jq -r '.probes | to_entries[] | select(.value.enabled and .value.attach == null) | .key' "$out" >>"$WORK/dbtrace.missing"
-	jq -r '[.probes | to_entries[] | "\(.key)=\(.value.attach)"] | join(" ")' "$out" >"$WORK/dbtrace.paths"
+need() {   # CFG BINARY
+	command -v "$2" >/dev/null && return 0
+	na "$1" "$2 not installed (make bench installs it: scripts/setup.sh --bench)"
+	return 1
+}
+
+# Starts the tracer (the words before --), waits until it is attached
+# (READY: a pattern it prints then), runs the load (the words after --),
+# stops the tracer with SIGINT as a user would.
+under_tool() {   # CFG READY TRACER... -- LOAD...
+	local cfg="$1" ready="$2" tool=() pid rate
+	shift 2
+	while [ "$1" != -- ]; do tool+=("$1"); shift; done
+	shift
+	bg_start "$WORK/$cfg.out" "$WORK/$cfg.err" "${tool[@]}"
+	pid="$BG_PID"
+	if ! wait_ready "$pid" "$ready" "$WORK/$cfg.out" "$WORK/$cfg.err"; then
+		if alive "$pid"; then na "$cfg" "not attached after 30 s"
+		else na "$cfg" "failed to start: $(last_words "$WORK/$cfg.err" "$WORK/$cfg.out")"; fi
+		bg_stop "$pid"
+		return 0
+	fi
+	rate="$("$@")" || true
+	# a tracer that died during the load did not pay the whole run's cost
+	if ! alive "$pid"; then
+		na "$cfg" "exited during the load: $(last_words "$WORK/$cfg.err" "$WORK/$cfg.out")"
+		bg_stop "$pid"
+		return 0
+	fi
+	bg_stop "$pid"
 	echo "$rate"
 }
+
+run_baseline() { "$@"; }
 
 # The floor: empty BPF programs on every tracepoint dbtrace attaches to,
 # plus a CPU-clock sampler (bpf/floor.bpf.c, loaded by tests/tools/
 # bpf_floor): what any tracer of these events pays before doing any work.
-run_floor() {
-	local pid rate
-	"$TOOLS/bpf_floor" >"$WORK/floor.out" 2>>"$WORK/floor.err" &
-	pid=$!
-	for _ in $(seq 200); do grep -q attached "$WORK/floor.out" && break; sleep 0.05; done
-	rate="$("$@")"
-	kill -INT "$pid"
-	wait "$pid" 2>/dev/null || true
-	echo "$rate"
-}
+run_floor() { under_tool floor attached "$TOOLS/bpf_floor" -- "$@"; }
 
-# libbpf-tools' runqlat (Debian package libbpf-tools): the anchor for the
-# scheduler probes, printing once per second like dbtrace.
-run_runqlat() {
-	local pid rate
-	runqlat 1 1000 >/dev/null 2>&1 &
-	pid=$!
-	sleep 1   # past its load and attach
-	rate="$("$@")"
-	kill -INT "$pid"
-	wait "$pid" 2>/dev/null || true
-	echo "$rate"
-}
-
+# dbtrace capture with every family, started before and stopped after the
+# load; its own CPU% and RSS come from the capture's overhead section.
 DBTRACE_OPTS=()
+run_dbtrace() { dbtrace_capture dbtrace "$@"; }
 
 # dbtrace with the softirq and sched families only: what runqlat is the
 # anchor for (issue 3 compares these two on the context-switch load).
 run_dbtrace_ss() {
+	# shellcheck disable=SC2054 # one option whose value is a comma list
 	local DBTRACE_OPTS=(--families softirq,sched)
-	run_dbtrace "$@"
+	dbtrace_capture dbtrace_ss "$@"
 }
 
-read -r -a CONFIGS <<<"${CONFIGS:-baseline floor dbtrace dbtrace_ss runqlat}"
+dbtrace_capture() {   # CFG LOAD...
+	local cfg="$1" cap="$WORK/$1.json"
+	shift
+	rm -f "$cap"
+	under_tool "$cfg" capturing "$DBTRACE" capture -d "$((SECS + 60))" -i 1 "${DBTRACE_OPTS[@]}" -o "$cap" -- "$@"
+	if [ -s "$cap" ]; then capture_facts "$cfg" "$cap"; fi
+}
 
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+# What a capture says about dbtrace itself and its attach paths.
+capture_facts() {   # CFG CAPTURE
+	jq -r '"\(.overhead.cpu_pct) \(.overhead.max_rss_kb)"' "$2" >>"$WORK/dbtrace.self"
+	# every family asked for must be in the measured cost
+	jq -r --arg c "$1" '.probes | to_entries[] | select(.value.enabled and .value.attach == null) | "\($c):\(.key)"' "$2" >>"$WORK/dbtrace.missing"
+	jq -r '[.probes | to_entries[] | "\(.key)=\(.value.attach)"] | join(" ")' "$2" >"$WORK/$1.paths"
+}
 
-echo "dbtrace benchmark  $(date -u +%Y-%m-%dT%H:%M:%SZ)  $(uname -r)  $(nproc) CPUs  rounds=$ROUNDS  ${SECS}s per run"
-for load in "${LOADS[@]}"; do
-	echo
-	echo "load: $load (${LOAD_DESC[$load]})"
+# The anchors: other tracers of the same events, each printing once per
+# second like dbtrace at -i 1. libbpf-tools (Debian's libbpf-tools) print
+# "Hit Ctrl-C" once attached; stdbuf, because they print through stdio to
+# a file here. runqlat: the scheduler probes' anchor; softirqs: the softirq
+# probes'; cpudist: on-CPU time from sched_switch.
+run_runqlat() { need runqlat runqlat || return 0; under_tool runqlat 'Hit Ctrl-C' stdbuf -oL runqlat 1 -- "$@"; }
+run_softirqs() { need softirqs softirqs || return 0; under_tool softirqs 'Hit Ctrl-C' stdbuf -oL softirqs 1 -- "$@"; }
+run_cpudist() { need cpudist cpudist || return 0; under_tool cpudist 'Hit Ctrl-C' stdbuf -oL cpudist 1 -- "$@"; }
+
+# perf sampling every CPU at 999 Hz into a file, as people profile a
+# database under load; the data is thrown away. It says nothing when ready.
+run_perf() {
+	need perf perf || return 0
+	under_tool perf '' perf record -a -F 999 -q -o "$WORK/perf.data" -- "$@"
+	rm -f "$WORK/perf.data"
+}
+
+# bench/runqlat.bt: runqlat as a bpftrace one-pager, printing every second;
+# it prints "ready" from BEGIN, which runs once all probes are attached.
+run_bpftrace() { need bpftrace bpftrace || return 0; under_tool bpftrace '^ready' bpftrace -B none bench/runqlat.bt -- "$@"; }
+
+declare -A CONFIG_DESC=(
+	[baseline]="the load alone"
+	[floor]="empty BPF programs on dbtrace's tracepoints + a CPU-clock sampler (tests/tools/bpf_floor)"
+	[dbtrace]="dbtrace capture -i 1, all families"
+	[dbtrace_ss]="dbtrace capture -i 1 --families softirq,sched"
+	[runqlat]="libbpf-tools runqlat 1"
+	[softirqs]="libbpf-tools softirqs 1"
+	[cpudist]="libbpf-tools cpudist 1"
+	[perf]="perf record -a -F 999 -q to a file"
+	[bpftrace]="bpftrace bench/runqlat.bt (wakeup stamp, switch histogram, print every 1 s)"
+)
+ANCHORS=(runqlat cpudist bpftrace)
+
+# --- the rounds ---------------------------------------------------------
+median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) exit; if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+# One run of LOAD under CFG: its rate goes to $WORK/LOAD.CFG (one per
+# round, "ROUND RATE"), or the reason it has none to $WORK/LOAD.CFG.na.
+run_one() {   # ROUND LOAD CFG
+	local r="$1" load="$2" cfg="$3" rate
+	# a tracer that failed once is not started again in every round
+	if [ -e "$WORK/$cfg.na" ]; then
+		rate=n/a
+	else
+		rate="$("run_$cfg" "load_$load")" || true
+	fi
+	if [[ "$rate" =~ ^[0-9]+([.][0-9]+)?$ ]]; then
+		echo "$r $rate" >>"$WORK/$load.$cfg"
+	elif [ "$rate" != n/a ]; then
+		echo "the load printed no rate" >"$WORK/$load.$cfg.na"
+	fi
+	printf '  %-10s round %d  %-10s %12s %s\n' "$load" "$r" "$cfg" "$rate" "${LOAD_UNIT[$load]:-ops/s}" >&2
+}
+
+run_load() {   # LOAD
+	local load="$1" r k n=${#CONFIGS[@]}
 	for ((r = 1; r <= ROUNDS; r++)); do
 		# rotate the order each round so no configuration always runs first
-		n=${#CONFIGS[@]}
 		for ((k = 0; k < n; k++)); do
-			cfg="${CONFIGS[$(((k + r) % n))]}"
-			rate="$("run_$cfg" "load_$load")"
-			echo "$rate" >>"$WORK/$load.$cfg"
-			echo "$r $rate" >>"$WORK/$load.$cfg.rounds"
-			printf '  round %d %-10s %10s ops/s\n' "$r" "$cfg" "$rate"
+			run_one "$r" "$load" "${CONFIGS[$(((k + r) % n))]}"
 		done
 	done
-	base="$(median <"$WORK/$load.baseline")"
-	printf '  %-10s %12s %10s %18s\n' config "median ops/s" overhead "overhead per round"
-	for cfg in "${CONFIGS[@]}"; do
-		med="$(median <"$WORK/$load.$cfg")"
-		# per round: cost against that round's own baseline, then the median
-		per_round="$(join "$WORK/$load.baseline.rounds" "$WORK/$load.$cfg.rounds" |
-			awk '{ printf "%.2f\n", 100 * (1 - $3 / $2) }' | median)"
-		printf '  %-10s %12.0f %9.1f%% %17.1f%%\n' "$cfg" "$med" \
-			"$(awk -v b="$base" -v m="$med" 'BEGIN { print 100 * (1 - m / b) }')" "$per_round"
-		echo "$per_round" >"$WORK/$load.$cfg.cost"
+}
+
+# Per round: CFG's cost against that round's own baseline, in %.
+round_costs() {   # LOAD CFG
+	[ -s "$WORK/$1.$2" ] && [ -s "$WORK/$1.baseline" ] || return 0
+	awk 'NR == FNR { b[$1] = $2; next } ($1 in b) && b[$1] > 0 { printf "%.1f\n", 100 * (1 - $2 / b[$1]) }' \
+		"$WORK/$1.baseline" "$WORK/$1.$2"
+}
+
+# The cost of CFG on LOAD: the median of its per-round costs ("" if none).
+cost() { round_costs "$1" "$2" | median; }
+
+# --- the report ---------------------------------------------------------
+# the first "model name" of /proc/cpuinfo (x86 has one per CPU, arm64 none)
+cpu_model() {
+	local m
+	m="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+	echo "${m:-unknown CPU}"
+}
+
+print_header() {
+	local load cfg
+	echo "dbtrace benchmark  $(date -u +%Y-%m-%dT%H:%M:%SZ)  kernel $(uname -r)"
+	echo "CPU: $(cpu_model) x $(nproc)  rounds=$ROUNDS  ${SECS}s per run  dbtrace $(git describe --always --dirty 2>/dev/null || echo '?')"
+	echo
+	echo "loads:"
+	for load in "${LOADS[@]}"; do printf '  %-10s %s\n' "$load" "${LOAD_DESC[$load]}"; done
+	echo "configs:"
+	for cfg in "${CONFIGS[@]}"; do printf '  %-10s %s\n' "$cfg" "${CONFIG_DESC[$cfg]}"; done
+}
+
+# The table: one row per load and configuration; overhead is the median of
+# the per-round overheads, each against the same round's baseline.
+print_table() {
+	local load cfg med c first why
+	echo
+	printf '%-10s  %-10s %12s %-6s %9s  %s\n' load config median unit overhead "per round %"
+	for load in "${LOADS[@]}"; do
+		first="$load"
+		for cfg in "${CONFIGS[@]}"; do
+			med="$(awk '{ print $2 }' "$WORK/$load.$cfg" 2>/dev/null | median)" || true
+			if [ -z "$med" ]; then
+				why="$(cat "$WORK/$load.$cfg.na" "$WORK/$cfg.na" 2>/dev/null | head -n 1)" || true
+				printf '%-10s  %-10s %12s %-6s %9s  (%s)\n' "$first" "$cfg" n/a "" "" "${why:-no run}"
+			elif [ "$cfg" = baseline ]; then
+				printf '%-10s  %-10s %12.0f %-6s %9s\n' "$first" "$cfg" "$med" "${LOAD_UNIT[$load]:-ops/s}" -
+			else
+				c="$(cost "$load" "$cfg")"
+				printf '%-10s  %-10s %12.0f %-6s %9s  %s\n' "$first" "$cfg" "$med" "${LOAD_UNIT[$load]:-ops/s}" \
+					"${c:+$(printf '%.1f%%' "$c")}" "$(round_costs "$load" "$cfg" | paste -sd' ')"
+			fi
+			first=
+		done
 	done
-	# dbtrace's cost against the floor's, each the median of its per-round costs
-	awk -v d="$(cat "$WORK/$load.dbtrace.cost")" -v f="$(cat "$WORK/$load.floor.cost")" 'BEGIN {
-		if (f > 0) printf "  dbtrace %.1f%% vs floor %.1f%%: %.2fx the floor (budget 1.5x)\n", d, f, d / f
-		else printf "  dbtrace %.1f%% vs floor %.1f%%: the floor is within noise here\n", d, f }'
-done
+}
 
-if [ -s "$WORK/floor.out" ]; then
+print_attach_facts() {
 	echo
-	[ -s "$WORK/dbtrace.paths" ] && echo "dbtrace attached: $(cat "$WORK/dbtrace.paths")"
-	echo "floor: $(sed -n 's/^floor: //p' "$WORK/floor.out" | tail -1)"
-	sort -u "$WORK/floor.err" 2>/dev/null | sed 's/^/  /'
-fi
-if [ -s "$WORK/dbtrace.missing" ]; then
-	echo "bench: warning: families that did not attach under dbtrace: $(sort -u "$WORK/dbtrace.missing" | paste -sd' ')"
+	[ ! -s "$WORK/notes" ] || cat "$WORK/notes"
+	[ ! -s "$WORK/dbtrace.paths" ] || echo "dbtrace attached: $(cat "$WORK/dbtrace.paths")"
+	[ ! -s "$WORK/floor.out" ] || echo "floor: $(sed -n 's/^floor: //p' "$WORK/floor.out" | tail -n 1)"
+	[ ! -s "$WORK/floor.err" ] || sort -u "$WORK/floor.err" | sed 's/^/  floor: /'
+	[ ! -s "$WORK/dbtrace.missing" ] ||
+		echo "warning: families that did not attach under dbtrace: $(sort -u "$WORK/dbtrace.missing" | paste -sd' ')"
+}
+
+# --- dbtrace's own costs -------------------------------------------------
+# CPU% of one core and max RSS over every capture of this run (all at -i 1).
+self_cpu() { [ ! -s "$WORK/dbtrace.self" ] || awk '{ c += $1; n++ } END { printf "%.2f\n", c / n }' "$WORK/dbtrace.self"; }
+self_rss_mib() { [ ! -s "$WORK/dbtrace.self" ] || awk '$2 > r { r = $2 } END { printf "%.1f\n", r / 1024 }' "$WORK/dbtrace.self"; }
+
+# Seconds from starting `dbtrace top --batch -i 1` to its first line on
+# stdout, read through a pipe as a script would see it.
+first_output_secs() {
+	local fifo="$WORK/top.fifo" t0 line pid fd
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	t0="$EPOCHREALTIME"
+	bg_start "$fifo" "$WORK/top.err" "$DBTRACE" top --batch -i 1 -d 2
+	pid="$BG_PID"
+	exec {fd}<"$fifo"
+	if read -r -t 10 -u "$fd" line; then
+		awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }' >>"$WORK/first.s"
+	fi
+	exec {fd}<&-
+	bg_stop "$pid"
+}
+
+# kernel.bpf_stats_enabled costs every BPF program on the machine two clock
+# reads per run: on only around the two measurements, then back as it was.
+bpf_stats_on() {
+	BPF_STATS_PREV="$(sysctl -n kernel.bpf_stats_enabled)"
+	sysctl -qw kernel.bpf_stats_enabled=1
+}
+bpf_stats_restore() {
+	[ -z "$BPF_STATS_PREV" ] || sysctl -qw kernel.bpf_stats_enabled="$BPF_STATS_PREV"
+	BPF_STATS_PREV=
+}
+
+# "ID NAME RUN_CNT RUN_TIME_NS ATTACH" for each BPF program PID holds.
+# bpftool's "pids" needs BPF task iterators, which this kernel refuses like
+# fentry, so the programs are also found by the prog_id of PID's open fds.
+prog_stats() {   # PID
+	local ids
+	ids="$(cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -un | paste -sd, -)" || true
+	bpftool link show -j >"$WORK/links.json" 2>/dev/null || echo '[]' >"$WORK/links.json"
+	{ bpftool prog show -j 2>/dev/null || echo '[]'; } | jq -r --argjson ids "[$ids]" --argjson pid "$1" --slurpfile links "$WORK/links.json" '
+		($links[0] | map({ key: (.prog_id | tostring), value: (.tp_name // .type) }) | from_entries) as $at
+		| .[] | select((.id as $i | any($ids[]; . == $i)) or any(.pids[]?; .pid == $pid))
+		| "\(.id) \(.name) \(.run_cnt // 0) \(.run_time_ns // 0) \($at[.id | tostring] // "-")"'
+}
+
+# Runs a BPF loader under one tcp_rr run with bpf_stats on; writes
+# "NAME ATTACH EVENTS RUN_NS" per program for that run to $WORK/LABEL.bpf,
+# or the reason it could not to $WORK/LABEL.bpf.na.
+bpf_cost() {   # LABEL READY CMD...
+	local label="$1" ready="$2" pid
+	shift 2
+	bg_start "$WORK/$label.bpf.out" "$WORK/$label.bpf.err" "$@"
+	pid="$BG_PID"
+	if ! wait_ready "$pid" "$ready" "$WORK/$label.bpf.out" "$WORK/$label.bpf.err"; then
+		last_words "$WORK/$label.bpf.err" "$WORK/$label.bpf.out" >"$WORK/$label.bpf.na"
+		bg_stop "$pid"
+		return 0
+	fi
+	prog_stats "$pid" >"$WORK/$label.prog0" || true
+	load_tcp_rr >/dev/null || true
+	prog_stats "$pid" >"$WORK/$label.prog1" || true
+	bg_stop "$pid"
+	awk 'NR == FNR { c[$1] = $3; t[$1] = $4; next } { print $2, $5, $3 - c[$1], $4 - t[$1] }' \
+		"$WORK/$label.prog0" "$WORK/$label.prog1" | sort >"$WORK/$label.bpf"
+}
+
+measure_bpf_costs() {
+	command -v bpftool >/dev/null || { echo "bpftool not installed" | tee "$WORK/dbtrace.bpf.na" >"$WORK/floor.bpf.na"; return 0; }
+	bpf_stats_on
+	bpf_cost dbtrace capturing "$DBTRACE" capture -d "$((SECS + 60))" -i 1 -o "$WORK/stats.json"
+	bpf_cost floor attached "$TOOLS/bpf_floor"
+	bpf_stats_restore
+	if [ -s "$WORK/stats.json" ]; then
+		jq -r '"\(.overhead.cpu_pct) \(.overhead.max_rss_kb)"' "$WORK/stats.json" >>"$WORK/dbtrace.self" || true
+	fi
+}
+
+# One table per loader; dbtrace's rows also show the empty floor program on
+# the same tracepoint, so each program's cost over the empty one is visible.
+# The total is the share of one core all its programs took during the run.
+print_bpf_table() {   # LABEL
+	local label="$1" floor="$WORK/floor.bpf"
+	[ -s "$floor" ] || floor=/dev/null
+	if [ ! -s "$WORK/$label.bpf" ]; then
+		echo "  $label: n/a ($(cat "$WORK/$label.bpf.na" 2>/dev/null || echo 'no programs found'))"
+		return 0
+	fi
+	awk -v label="$label" -v secs="$SECS" -v floor="$floor" '
+		# the floor: its program per attach point, when it has only one there
+		BEGIN { while ((getline l < floor) > 0) { split(l, f, " "); n[f[2]]++; if (f[3] > 0) { fl[f[2]] = f[1]; fns[f[2]] = f[4] / f[3] } } }
+		FNR == 1 { printf "  %-16s %-20s %12s %9s   %s\n", label, "attached to", "events", "ns/event", (label == "floor" ? "" : "empty ns/event") }
+		{
+			ns = ($3 > 0 ? sprintf("%.0f", $4 / $3) : "-")
+			empty = (label != "floor" && ($2 in fl) && n[$2] == 1) ? sprintf("%.0f (%s)", fns[$2], fl[$2]) : ""
+			printf "  %-16s %-20s %12d %9s   %s\n", $1, $2, $3, ns, empty
+			ev += $3; t += $4
+		}
+		END { printf "  %-16s %-20s %12d %9s   %.2f%% of one core\n", "all programs", "", ev, (ev > 0 ? sprintf("%.0f", t / ev) : "-"), t / (secs * 1e7) }
+	' "$WORK/$label.bpf"
+}
+
+print_self() {
+	local first
+	echo
+	echo "dbtrace itself (every capture of this run at -i 1):"
+	if [ -s "$WORK/dbtrace.self" ]; then
+		echo "  CPU $(self_cpu)% of one core (mean), max RSS $(self_rss_mib) MiB (captures: $(wc -l <"$WORK/dbtrace.self"))"
+	else
+		echo "  n/a (no capture ran)"
+	fi
+	[ "$EXTRAS" != 0 ] || return 0
+	first="$(median <"$WORK/first.s")"
+	echo "  first table of top --batch -i 1: ${first:-n/a} s after start (median of $(wc -l <"$WORK/first.s") starts)"
+	echo
+	echo "BPF run time per event (kernel.bpf_stats_enabled=1, one ${SECS}s tcp_rr run each; every"
+	echo "number includes the two clock reads bpf_stats adds, as the empty programs show):"
+	print_bpf_table dbtrace
+	echo
+	print_bpf_table floor
+}
+
+# --- targets (ARCHITECTURE.md's budgets) ---------------------------------
+# One line per target (and load): what, the numbers, the verdict word.
+target() { printf '  %-26s %-62s %s\n' "$1" "$2" "$3"; }
+verdict() { if [ "$1" = 1 ]; then echo met; else echo "NOT met"; fi; }
+
+# Overhead below every anchor on LOAD. NOT met as soon as one anchor costs
+# no more than dbtrace; n/a when dbtrace or an anchor has no number.
+anchor_target() {   # LOAD
+	local d a c worse=0 missing=() line
+	d="$(cost "$1" dbtrace)"
+	[ -n "$d" ] || { target "  $1" "dbtrace n/a" n/a; return; }
+	line="dbtrace $d%"
+	for a in "${ANCHORS[@]}"; do
+		c="$(cost "$1" "$a")"
+		if [ -z "$c" ]; then missing+=("$a"); line+="  $a n/a"; continue; fi
+		line+="  $a $c%"
+		if awk -v d="$d" -v c="$c" 'BEGIN { exit !(d >= c) }'; then worse=1; fi
+	done
+	if [ "$worse" = 1 ]; then target "  $1" "$line" "NOT met"
+	elif [ ${#missing[@]} -gt 0 ]; then target "  $1" "$line" "n/a (no ${missing[*]})"
+	else target "  $1" "$line" met; fi
+}
+
+# dbtrace's cost at most 1.5x the floor's; a cost below zero (noise)
+# counts as zero, so a floor within noise asks dbtrace to be within it too.
+floor_target() {   # LOAD
+	local d f
+	d="$(cost "$1" dbtrace)"
+	f="$(cost "$1" floor)"
+	if [ -z "$d" ] || [ -z "$f" ]; then target "  $1" "dbtrace ${d:-n/a}${d:+%}  floor ${f:-n/a}${f:+%}" n/a; return; fi
+	target "  $1" "$(awk -v d="$d" -v f="$f" 'BEGIN {
+		d0 = (d > 0 ? d : 0); f0 = (f > 0 ? f : 0)
+		printf "dbtrace %.1f%%  floor %.1f%%  %s", d, f, (f0 > 0 ? sprintf("%.2fx the floor", d0 / f0) : "floor within noise") }')" \
+		"$(verdict "$(awk -v d="$d" -v f="$f" 'BEGIN { print ((d > 0 ? d : 0) <= 1.5 * (f > 0 ? f : 0)) }')")"
+}
+
+# A budget VALUE < LIMIT, printed as VALUE followed by SUFFIX.
+below_target() {   # WHAT VALUE LIMIT SUFFIX
+	if [ -z "$2" ]; then target "$1" n/a n/a; return; fi
+	target "$1" "$2$4" "$(verdict "$(awk -v v="$2" -v l="$3" 'BEGIN { print (v < l) }')")"
+}
+
+print_targets() {
+	local load
+	echo
+	echo "targets (ARCHITECTURE.md; reported, never an exit status):"
+	echo "  overhead below runqlat, cpudist and bpftrace on every load:"
+	for load in "${LOADS[@]}"; do anchor_target "$load"; done
+	echo "  dbtrace within 1.5x the floor's cost:"
+	for load in "${LOADS[@]}"; do floor_target "$load"; done
+	below_target "loader < 1% of a core" "$(self_cpu)" 1 "% of one core at -i 1"
+	below_target "max RSS < 30 MiB" "$(self_rss_mib)" 30 " MiB"
+	if [ "$EXTRAS" != 0 ]; then
+		below_target "first table < 1 s" "$(median <"$WORK/first.s")" 1 " s after start"
+	fi
+}
+
+report() {
+	print_header
+	print_table
+	print_attach_facts
+	print_self
+	print_targets
+}
+
+# --- --write: the report into a Markdown file ----------------------------
+# Everything above the marker is the hand-written text and stays; what is
+# below it is replaced by this run's report.
+MARKER='<!-- bench/run.sh --write replaces everything below this line -->'
+write_doc() {   # FILE REPORT
+	local tmp="$1.tmp.$$"
+	{
+		if [ -f "$1" ] && grep -qxF -- "$MARKER" "$1"; then
+			awk -v m="$MARKER" '{ print } $0 == m { exit }' "$1"
+		else
+			[ ! -f "$1" ] || { cat "$1"; echo; }
+			echo "$MARKER"
+		fi
+		echo
+		echo "## Latest run"
+		echo
+		echo "\`bench/run.sh --write\` on $(date -u +%Y-%m-%d): Linux $(uname -r), $(cpu_model) x $(nproc)."
+		echo
+		echo '```'
+		cat "$2"
+		echo '```'
+	} >"$tmp"
+	mv "$tmp" "$1"
+}
+
+# --- main ---------------------------------------------------------------
+read -r -a LOADS <<<"${LOADS:-tcp_rr pipe clock_vdso clock_sys veth}"
+read -r -a CONFIGS <<<"${CONFIGS:-baseline floor dbtrace dbtrace_ss runqlat softirqs cpudist perf bpftrace}"
+# every cost is against the baseline, and dbtrace's against the floor too:
+# both always run, and come first in the table
+read -r -a CONFIGS <<<"baseline floor $(printf '%s\n' "${CONFIGS[@]}" | grep -vxE 'baseline|floor' | paste -sd' ')"
+for load in "${LOADS[@]}"; do [ -n "${LOAD_DESC[$load]:-}" ] || { echo "bench: unknown load $load" >&2; usage; }; done
+for cfg in "${CONFIGS[@]}"; do [ -n "${CONFIG_DESC[$cfg]:-}" ] || { echo "bench: unknown config $cfg" >&2; usage; }; done
+
+# bpftrace's tracepoints (and the floor's plain ones) need tracefs, not
+# mounted on a fresh machine; dbtrace mounts it too when it needs it.
+[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
+
+if [[ " ${LOADS[*]} " == *" veth "* ]] && ! setup_netns 2>"$WORK/netns.err"; then
+	echo "veth load left out: cannot make its namespaces: $(last_words "$WORK/netns.err")" | tee -a "$WORK/notes" >&2
+	read -r -a LOADS <<<"$(printf '%s\n' "${LOADS[@]}" | grep -vx veth | paste -sd' ')"
 fi
 
-if [ -s "$WORK/dbtrace.self" ]; then
-	echo
-	awk '{ c += $1; if ($2 > r) r = $2; n++ } END {
-		printf "dbtrace itself: mean CPU %.2f%% of one core, max RSS %.1f MiB (%d captures)\n", c / n, r / 1024, n }' \
-		"$WORK/dbtrace.self"
+echo "bench: ${#LOADS[@]} loads x ${#CONFIGS[@]} configs x $ROUNDS rounds of ${SECS}s" >&2
+for load in "${LOADS[@]}"; do run_load "$load"; done
+if [ "$EXTRAS" != 0 ]; then
+	echo "bench: time to first output, BPF run time per event" >&2
+	for _ in 1 2 3; do first_output_secs; done
+	measure_bpf_costs
+fi
+
+report | tee "$WORK/report.txt"
+if [ -n "$WRITE" ]; then
+	write_doc "$WRITE" "$WORK/report.txt"
+	echo "bench: report written to $WRITE" >&2
 fi

@@ -2,7 +2,8 @@
 # Installs every build and test dependency from Debian's packages.
 # Idempotent and quick when everything is already there, so `make run` and
 # `make test` can call it every time. `--test` (make test) adds the big
-# tools only the integration tests use.
+# tools only the integration tests use; `--bench` (make bench) adds the
+# benchmark's anchors that nothing else needs.
 set -euo pipefail
 
 PACKAGES=(
@@ -17,12 +18,18 @@ PACKAGES=(
 	libbpf-tools
 )
 
-# serve.bats: promtool and a real Prometheus server (22.5 MB download,
-# 332 MB installed with its web UI's JavaScript); report.bats: headless
-# Chromium (124 MB download, 412 MB installed).
-if [ "${1:-}" = --test ]; then
-	PACKAGES+=(prometheus chromium)
-fi
+for arg in "$@"; do
+	case "$arg" in
+	# serve.bats: promtool and a real Prometheus server (22.5 MB download,
+	# 332 MB installed with its web UI's JavaScript); report.bats: headless
+	# Chromium (124 MB download, 412 MB installed).
+	--test) PACKAGES+=(prometheus chromium) ;;
+	# bench/run.sh's anchors besides libbpf-tools: bpftrace (a runqlat-like
+	# script) and perf (`perf record -a`)
+	--bench) PACKAGES+=(bpftrace linux-perf) ;;
+	*) echo "usage: setup.sh [--test] [--bench]" >&2; exit 2 ;;
+	esac
+done
 
 missing=()
 for p in "${PACKAGES[@]}"; do
