@@ -8,6 +8,7 @@
 #include "findings/static_checks.h"
 #include "out/check_report.h"
 #include "sysinfo/netdev.h"
+#include "sysinfo/procfile.h"
 #include "sysinfo/proc_scan.h"
 
 #include <errno.h>
@@ -62,7 +63,7 @@ static int read_qdiscs(const char *root, bool live, struct qdisc_table *t)
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char *buf;
 		size_t len;
-		int rc = dbt_sysinfo_read(root, files[i], NETLINK_FILE_MAX, &buf, &len);
+		int rc = procfile_slurp(root, files[i], NETLINK_FILE_MAX, &buf, &len);
 
 		if (rc == -ENOENT && i > 0)
 			continue;

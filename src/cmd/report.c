@@ -1,21 +1,18 @@
 /* `dbtrace report CAPTURE [-o FILE.html]`: one capture as one HTML page,
- * written to a temporary file beside the target and renamed over it, so
- * a failed or interrupted report leaves the old file (or none). */
+ * written through out/atomic_file, so a failed or interrupted report
+ * leaves the old file (or none). */
 #define _GNU_SOURCE
 #include "cmd/cmd.h"
 #include "core/log.h"
 #include "model/capture_read.h"
+#include "out/atomic_file.h"
 #include "out/report_html.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 /* run.json -> run.html; other names get .html appended. */
 static int default_output(const char *in, char *buf, size_t len)
@@ -37,51 +34,30 @@ static bool same_file(const char *a, const char *b)
 	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
-/* Writes the page to a hidden temporary file in out's directory and
- * renames it over out. err: one line. */
+/* Writes the page to a temporary file in out's directory that takes
+ * out's name only when complete. err: one line. */
 static int write_atomic(const char *out, const struct capture *cap, const struct report_opts *o,
 			char *err, size_t errlen)
 {
-	char dir[4096], base[4096], tmp[8192];
+	struct atomic_file af;
 	struct stat st;
-	FILE *f = NULL;
-	int fd, rc = 0;
+	int rc;
 
 	if (!stat(out, &st) && !S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "cannot write %.300s: %s", out,
 			 S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file");
 		return -EINVAL;
 	}
-	snprintf(dir, sizeof(dir), "%s", out);
-	snprintf(base, sizeof(base), "%s", out);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dirname(dir), basename(base));
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot write %.300s: %s (cannot create a file in its directory)", out,
-			 strerror(-rc));
+	rc = atomic_file_open(&af, out, err, errlen);
+	if (rc)
 		return rc;
-	}
-	fchmod(fd, 0644);
-	f = fdopen(fd, "w");
-	if (!f) {
-		rc = -errno;
-		close(fd);
-	}
-	if (!rc)
-		rc = report_html_write(f, cap, o);
-	if (!rc && fflush(f))
-		rc = -errno;
-	if (!rc && fsync(fd))
-		rc = -errno;
-	if (f && fclose(f) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, out))
-		rc = -errno;
-	if (rc) {
-		unlink(tmp);
+	rc = report_html_write(af.f, cap, o);
+	if (rc)
+		atomic_file_abort(&af);
+	else
+		rc = atomic_file_commit(&af);
+	if (rc)
 		snprintf(err, errlen, "cannot write %.300s: %s", out, strerror(-rc));
-	}
 	return rc;
 }
 

@@ -1,26 +1,22 @@
 #define _GNU_SOURCE
 #include "out/capture_json.h"
+#include "out/atomic_file.h"
 #include "sysinfo/softirqs.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <json-c/json.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 struct capture_writer {
-	FILE *f;
-	int fd;
+	FILE *f;                        /* stdout, the stream or file.f */
 	bool to_stdout;
 	bool stream;                    /* a device or fifo: written in place */
-	bool named_tmp;                 /* fallback: a visible temp name to rename */
+	struct atomic_file file;        /* else: named when complete */
 	char path[4096];
-	char tmp[4096];
 	int intervals;
 };
 
@@ -32,12 +28,11 @@ static void set_err(char *err, size_t len, const char *what, const char *path, i
 int capture_open(struct capture_writer **out, const char *path, char *err, size_t errlen)
 {
 	struct capture_writer *w = calloc(1, sizeof(*w));
-	char dir[4096];
 	struct stat st;
+	int rc;
 
 	if (!w)
 		return -ENOMEM;
-	w->fd = -1;
 	if (!strcmp(path, "-")) {
 		w->to_stdout = true;
 		w->f = stdout;
@@ -71,43 +66,12 @@ int capture_open(struct capture_writer **out, const char *path, char *err, size_
 		free(w);
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	}
-	{
-		char tmp[4096];
-
-		snprintf(tmp, sizeof(tmp), "%s", path);
-		snprintf(dir, sizeof(dir), "%s", dirname(tmp));
-	}
-	w->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-	if (w->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR)) {
-		/* file systems without O_TMPFILE: a hidden name, removed on abort */
-		char base[4096];
-		int n;
-
-		snprintf(base, sizeof(base), "%s", path);
-		n = snprintf(w->tmp, sizeof(w->tmp), "%.2000s/.%.2000s.XXXXXX", dir, basename(base));
-		if (n < 0 || (size_t)n >= sizeof(w->tmp)) {
-			free(w);
-			return -ENAMETOOLONG;
-		}
-		w->fd = mkostemp(w->tmp, O_CLOEXEC);
-		w->named_tmp = w->fd >= 0;
-	}
-	if (w->fd < 0) {
-		int e = errno;
-
-		set_err(err, errlen, "cannot create a file in its directory", path, e);
+	rc = atomic_file_open(&w->file, path, err, errlen);
+	if (rc) {
 		free(w);
-		return -e;
+		return rc;
 	}
-	fchmod(w->fd, 0644);
-	w->f = fdopen(w->fd, "w");
-	if (!w->f) {
-		int e = errno;
-
-		capture_abort(w);
-		set_err(err, errlen, "fdopen", path, e);
-		return -e;
-	}
+	w->f = w->file.f;
 	*out = w;
 	return 0;
 }
@@ -462,31 +426,6 @@ int capture_add_interval(struct capture_writer *w, const struct interval_view *i
 	return stream_status(w->f);
 }
 
-static int publish(struct capture_writer *w)
-{
-	char link_name[4096 + 32], fdpath[64];
-	int n;
-
-	if (w->named_tmp)
-		return rename(w->tmp, w->path) ? -errno : 0;
-	/* an O_TMPFILE has no name: link it under a temporary one, then
-	 * rename over the target so readers never see a half state */
-	n = snprintf(link_name, sizeof(link_name), "%s.tmp.%d", w->path, (int)getpid());
-	if (n < 0 || (size_t)n >= sizeof(link_name))
-		return -ENAMETOOLONG;
-	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", w->fd);
-	unlink(link_name);
-	if (linkat(AT_FDCWD, fdpath, AT_FDCWD, link_name, AT_SYMLINK_FOLLOW))
-		return -errno;
-	if (rename(link_name, w->path)) {
-		int e = -errno;
-
-		unlink(link_name);
-		return e;
-	}
-	return 0;
-}
-
 int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 		   char *err, size_t errlen)
 {
@@ -513,16 +452,14 @@ int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 	json_object_put(o);
 
 	rc = fflush(w->f) ? -errno : stream_status(w->f);
-	if (!rc && !w->to_stdout && !w->stream && fsync(w->fd))
-		rc = -errno;
 	if (!rc && !w->to_stdout && !w->stream)
-		rc = publish(w);
+		rc = atomic_file_commit(&w->file);
 	if (rc) {
 		set_err(err, errlen, "writing the capture", w->to_stdout ? "stdout" : w->path, rc);
 		capture_abort(w);
 		return rc;
 	}
-	if (!w->to_stdout)
+	if (w->stream)
 		fclose(w->f);
 	free(w);
 	return 0;
@@ -532,13 +469,9 @@ void capture_abort(struct capture_writer *w)
 {
 	if (!w)
 		return;
-	if (!w->to_stdout) {
-		if (w->f)
-			fclose(w->f);
-		else if (w->fd >= 0)
-			close(w->fd);
-		if (w->named_tmp)
-			unlink(w->tmp);
-	}
+	if (w->stream)
+		fclose(w->f);
+	else if (!w->to_stdout)
+		atomic_file_abort(&w->file);
 	free(w);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sysinfo/clocksource.h"
+#include "sysinfo/procfile.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -34,8 +35,8 @@ static int read_current(const char *root, struct dbt_clocksource *cs)
 	size_t len;
 	int err;
 
-	err = dbt_sysinfo_read(root, CS_DIR "current_clocksource", CS_FILE_MAX,
-			       &buf, &len);
+	err = procfile_slurp(root, CS_DIR "current_clocksource", CS_FILE_MAX,
+			     &buf, &len);
 	if (err)
 		return err;
 	const char *p = buf, *end = buf + len;
@@ -56,8 +57,8 @@ static void read_available(const char *root, struct dbt_clocksource *cs)
 	char *buf;
 	size_t len;
 
-	if (dbt_sysinfo_read(root, CS_DIR "available_clocksource", CS_FILE_MAX,
-			     &buf, &len))
+	if (procfile_slurp(root, CS_DIR "available_clocksource", CS_FILE_MAX,
+			   &buf, &len))
 		return;
 	cs->has_available = true;
 	const char *p = buf, *end = buf + len;
@@ -268,7 +269,7 @@ void dbt_clocksource_scan_log_buf(const char *buf, size_t len,
 	struct scan_state st = { .log = log };
 
 	memset(log, 0, sizeof(*log));
-	dbt_sysinfo_for_each_line_buf(buf, len, KLOG_LINE_MAX, scan_line, &st);
+	procfile_each_line_buf(buf, len, KLOG_LINE_MAX, scan_line, &st);
 }
 
 int dbt_clocksource_scan_log(const char *path, struct dbt_clocksource_log *log)
@@ -276,7 +277,7 @@ int dbt_clocksource_scan_log(const char *path, struct dbt_clocksource_log *log)
 	struct scan_state st = { .log = log };
 
 	memset(log, 0, sizeof(*log));
-	return dbt_sysinfo_for_each_line(path, KLOG_LINE_MAX, scan_line, &st);
+	return procfile_each_line(path, KLOG_LINE_MAX, scan_line, &st);
 }
 
 int dbt_clocksource_scan_klog(struct dbt_clocksource_log *log)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sysinfo/cmdline.h"
+#include "sysinfo/procfile.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -271,8 +272,8 @@ int dbt_cmdline_read(const char *root, struct dbt_cmdline *out)
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = dbt_sysinfo_read(root, "proc/cmdline", CMDLINE_FILE_MAX, &buf,
-			       &len);
+	err = procfile_slurp(root, "proc/cmdline", CMDLINE_FILE_MAX, &buf,
+			     &len);
 	if (err)
 		return err;
 	dbt_cmdline_parse(buf, len, out);

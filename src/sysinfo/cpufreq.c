@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sysinfo/cpufreq.h"
+#include "sysinfo/procfile.h"
 
 #include <dirent.h>
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +19,7 @@ static void read_word(const char *root, const char *rel, char *out, size_t len)
 	size_t n, i = 0, w = 0;
 
 	out[0] = '\0';
-	if (dbt_sysinfo_read(root, rel, NAME_FILE_MAX, &buf, &n))
+	if (procfile_slurp(root, rel, NAME_FILE_MAX, &buf, &n))
 		return;
 	while (i < n && (buf[i] == ' ' || buf[i] == '\t'))
 		i++;
@@ -79,19 +78,15 @@ static bool cpu_dir(const char *name, unsigned int *cpu)
 
 int dbt_cpufreq_read(const char *root, struct dbt_cpufreq *out)
 {
-	char path[PATH_MAX], rel[96], gov[DBT_CPUFREQ_NAME_MAX],
-		drv[DBT_CPUFREQ_NAME_MAX];
+	char rel[96], gov[DBT_CPUFREQ_NAME_MAX], drv[DBT_CPUFREQ_NAME_MAX];
 	struct dirent *e;
 	DIR *d;
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = dbt_sysinfo_path(path, sizeof(path), root, "sys/devices/system/cpu");
+	err = procfile_opendir(root, "sys/devices/system/cpu", &d);
 	if (err)
 		return err;
-	d = opendir(path);
-	if (!d)
-		return -errno;
 	for (unsigned int seen = 0; seen < DIR_ENTRIES_MAX && (e = readdir(d)); seen++) {
 		unsigned int cpu;
 

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sysinfo/cpuset.h"
+#include "sysinfo/procfile.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 void dbt_cpuset_zero(struct dbt_cpuset *set)
 {
@@ -300,236 +299,37 @@ int dbt_cpuset_format_list(const struct dbt_cpuset *set, char *buf,
 	return (int)off;
 }
 
-int dbt_sysinfo_path(char *buf, size_t size, const char *root,
-		     const char *rel)
-{
-	int n;
-
-	if (!rel)
-		return -EINVAL;
-	while (*rel == '/')
-		rel++;
-	if (!root || !*root || strcmp(root, "/") == 0)
-		root = "";
-	size_t rlen = strlen(root);
-
-	while (rlen > 0 && root[rlen - 1] == '/')
-		rlen--;
-	n = snprintf(buf, size, "%.*s/%s", (int)rlen, root, rel);
-	if (n < 0)
-		return -EINVAL;
-	if ((size_t)n >= size)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
-int dbt_sysinfo_read_file(const char *path, size_t max, char **out,
-			  size_t *out_len)
-{
-	/* Room for max bytes, one more to tell "exactly max" from "too big",
-	 * and the NUL. */
-	size_t hard = max + 2, cap = 4096, len = 0;
-	char *buf = NULL;
-	int fd, err = 0;
-
-	*out = NULL;
-	*out_len = 0;
-	if (max > SIZE_MAX - 2)
-		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (cap > hard)
-		cap = hard;
-	buf = malloc(cap);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out;
-	}
-	/* Every pass reads at least one byte or ends; len > max ends it. */
-	for (unsigned int eintr = 0;;) {
-		ssize_t n;
-
-		if (len + 1 >= cap) {
-			size_t ncap = cap * 2 > hard ? hard : cap * 2;
-			char *nbuf = realloc(buf, ncap);
-
-			if (!nbuf) {
-				err = -ENOMEM;
-				goto out;
-			}
-			buf = nbuf;
-			cap = ncap;
-		}
-		n = read(fd, buf + len, cap - 1 - len);
-		if (n < 0) {
-			if (errno == EINTR && ++eintr < 100)
-				continue;
-			err = -errno;
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > max) {
-			err = -EFBIG;
-			goto out;
-		}
-	}
-	buf[len] = '\0';
-	*out = buf;
-	*out_len = len;
-	buf = NULL;
-out:
-	free(buf);
-	close(fd);
-	return err;
-}
-
-int dbt_sysinfo_read(const char *root, const char *rel, size_t max,
-		     char **buf, size_t *len)
-{
-	char path[PATH_MAX];
-	int err;
-
-	*buf = NULL;
-	*len = 0;
-	err = dbt_sysinfo_path(path, sizeof(path), root, rel);
-	if (err)
-		return err;
-	return dbt_sysinfo_read_file(path, max, buf, len);
-}
-
-int dbt_sysinfo_for_each_line_buf(const char *buf, size_t len,
-				  size_t line_max, dbt_line_fn fn, void *ctx)
-{
-	if (!buf)
-		return 0;
-	const char *p = buf, *end = buf + len;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *lend = nl ? nl : end;
-		size_t n = (size_t)(lend - p);
-		bool trunc = n > line_max;
-		int ret = fn(ctx, p, trunc ? line_max : n, trunc);
-
-		if (ret)
-			return ret;
-		p = nl ? nl + 1 : end;
-	}
-	return 0;
-}
-
-int dbt_sysinfo_for_each_line(const char *path, size_t line_max,
-			      dbt_line_fn fn, void *ctx)
-{
-	const size_t chunk_size = 64 * 1024;
-	/* Guards against endless files (a path to /dev/zero, a FIFO). */
-	const unsigned long long total_max = 1ULL << 30;
-	unsigned long long total = 0;
-	char *chunk = NULL, *line = NULL;
-	size_t len = 0;
-	bool trunc = false;
-	int fd, err = 0;
-
-	if (line_max > total_max)
-		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	chunk = malloc(chunk_size);
-	line = malloc(line_max + 1);
-	if (!chunk || !line) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (unsigned int eintr = 0;;) {
-		ssize_t got = read(fd, chunk, chunk_size);
-
-		if (got < 0) {
-			if (errno == EINTR && ++eintr < 100)
-				continue;
-			err = -errno;
-			goto out;
-		}
-		if (got == 0)
-			break;
-		total += (unsigned long long)got;
-		if (total > total_max) {
-			err = -EFBIG;
-			goto out;
-		}
-		const char *p = chunk, *end = chunk + got;
-
-		while (p < end) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			const char *pend = nl ? nl : end;
-			size_t n = (size_t)(pend - p);
-
-			if (n > line_max - len) {
-				n = line_max - len;
-				trunc = true;
-			}
-			memcpy(line + len, p, n);
-			len += n;
-			if (!nl)
-				break;
-			line[len] = '\0';
-			err = fn(ctx, line, len, trunc);
-			if (err)
-				goto out;
-			len = 0;
-			trunc = false;
-			p = nl + 1;
-		}
-	}
-	/* A last line without '\n' (grepped dumps, truncated copies). */
-	if (len || trunc) {
-		line[len] = '\0';
-		err = fn(ctx, line, len, trunc);
-	}
-out:
-	free(chunk);
-	free(line);
-	close(fd);
-	return err;
-}
-
 /*
  * The longest cpulist of 8192 CPUs ("0,2,4,...") is about 20 KiB; a hex
  * mask of 8192 CPUs is 2304 bytes.
  */
 #define CPUSET_FILE_MAX (64 * 1024)
 
-int dbt_cpuset_read_list(const char *root, const char *rel,
-			 struct dbt_cpuset *set)
+/* Reads a cpuset file under root and parses it with parse. */
+static int read_cpuset(const char *root, const char *rel, struct dbt_cpuset *set,
+		       int (*parse)(struct dbt_cpuset *, const char *, size_t))
 {
 	char *buf;
 	size_t len;
 	int err;
 
 	dbt_cpuset_zero(set);
-	err = dbt_sysinfo_read(root, rel, CPUSET_FILE_MAX, &buf, &len);
+	err = procfile_slurp(root, rel, CPUSET_FILE_MAX, &buf, &len);
 	if (err)
 		return err;
-	err = dbt_cpuset_parse_list_n(set, buf, len);
+	err = parse(set, buf, len);
 	free(buf);
 	return err;
+}
+
+int dbt_cpuset_read_list(const char *root, const char *rel,
+			 struct dbt_cpuset *set)
+{
+	return read_cpuset(root, rel, set, dbt_cpuset_parse_list_n);
 }
 
 int dbt_cpuset_read_mask(const char *root, const char *rel,
 			 struct dbt_cpuset *set)
 {
-	char *buf;
-	size_t len;
-	int err;
-
-	dbt_cpuset_zero(set);
-	err = dbt_sysinfo_read(root, rel, CPUSET_FILE_MAX, &buf, &len);
-	if (err)
-		return err;
-	err = dbt_cpuset_parse_mask_n(set, buf, len);
-	free(buf);
-	return err;
+	return read_cpuset(root, rel, set, dbt_cpuset_parse_mask_n);
 }

@@ -62,39 +62,6 @@ int dbt_cpuset_parse_mask_n(struct dbt_cpuset *set, const char *buf,
 int dbt_cpuset_format_list(const struct dbt_cpuset *set, char *buf,
 			   size_t size);
 
-/*
- * Root-relative file access shared by every sysinfo parser. It lives here
- * because each parser that reads a CPU set needs it; a separate
- * src/sysinfo/ file would be the better home once more parsers exist.
- *
- * root "" , "/" or NULL means the live system; rel has no leading slash.
- */
-int dbt_sysinfo_path(char *buf, size_t size, const char *root,
-		     const char *rel);
-/*
- * Reads a whole file into a malloc'd, NUL-terminated buffer (*len excludes
- * the NUL). /proc and /sys files report size 0, so it reads until EOF, but
- * never more than max bytes: -EFBIG beyond that.
- */
-int dbt_sysinfo_read_file(const char *path, size_t max, char **buf,
-			  size_t *len);
-/* Convenience: dbt_sysinfo_path + dbt_sysinfo_read_file. */
-int dbt_sysinfo_read(const char *root, const char *rel, size_t max,
-		     char **buf, size_t *len);
-
-/*
- * Streams a text file line by line without holding it whole: /proc/interrupts
- * on a 1920-CPU host is tens of MiB. fn gets each line without its '\n' and
- * not NUL-terminated; bytes past line_max are dropped and *truncated is set.
- * A nonzero return from fn stops the walk and is returned.
- */
-typedef int (*dbt_line_fn)(void *ctx, const char *line, size_t len,
-			   bool truncated);
-int dbt_sysinfo_for_each_line(const char *path, size_t line_max,
-			      dbt_line_fn fn, void *ctx);
-int dbt_sysinfo_for_each_line_buf(const char *buf, size_t len,
-				  size_t line_max, dbt_line_fn fn, void *ctx);
-
 /* Read a cpulist or hex-mask file under root into *set. */
 int dbt_cpuset_read_list(const char *root, const char *rel,
 			 struct dbt_cpuset *set);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sysinfo/interrupts.h"
+#include "sysinfo/procfile.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -400,8 +401,8 @@ int dbt_interrupts_parse(const char *buf, size_t len,
 	int err = start(&st, out);
 
 	if (!err)
-		err = dbt_sysinfo_for_each_line_buf(buf, len, LINE_MAX_BYTES,
-						    parse_line, &st);
+		err = procfile_each_line_buf(buf, len, LINE_MAX_BYTES,
+					     parse_line, &st);
 	return finish(&st, err);
 }
 
@@ -411,8 +412,7 @@ int dbt_interrupts_read_file(const char *path, struct dbt_interrupts *out)
 	int err = start(&st, out);
 
 	if (!err)
-		err = dbt_sysinfo_for_each_line(path, LINE_MAX_BYTES,
-						parse_line, &st);
+		err = procfile_each_line(path, LINE_MAX_BYTES, parse_line, &st);
 	return finish(&st, err);
 }
 
@@ -422,7 +422,7 @@ int dbt_interrupts_read(const char *root, struct dbt_interrupts *out)
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = dbt_sysinfo_path(path, sizeof(path), root, "proc/interrupts");
+	err = procfile_path(path, sizeof(path), root, "proc/interrupts");
 	if (err)
 		return err;
 	return dbt_interrupts_read_file(path, out);

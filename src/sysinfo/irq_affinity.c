@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sysinfo/irq_affinity.h"
+#include "sysinfo/procfile.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /*
  * Linux caps a device at 4096 tx queues and nr_irqs well below 2^20;
@@ -91,7 +90,7 @@ static int queue_cmp(const void *a, const void *b)
 int dbt_net_queues_read(const char *root, const char *dev,
 			struct dbt_net_queues *out)
 {
-	char rel[128], path[PATH_MAX];
+	char rel[128];
 	size_t cap = 0;
 	DIR *d;
 	int err = 0;
@@ -100,12 +99,9 @@ int dbt_net_queues_read(const char *root, const char *dev,
 	if (!valid_dev(dev))
 		return -EINVAL;
 	snprintf(rel, sizeof(rel), "sys/class/net/%s/queues", dev);
-	err = dbt_sysinfo_path(path, sizeof(path), root, rel);
+	err = procfile_opendir(root, rel, &d);
 	if (err)
 		return err;
-	d = opendir(path);
-	if (!d)
-		return -errno;
 	for (unsigned int seen = 0; seen < DIR_ENTRIES_MAX; seen++) {
 		struct dirent *e = readdir(d);
 		enum dbt_queue_kind kind;
@@ -180,15 +176,16 @@ static int uint_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int list_irqs(const char *path, unsigned int **irqs, size_t *n)
+static int list_irqs(const char *root, const char *rel, unsigned int **irqs, size_t *n)
 {
 	size_t cap = 0;
 	unsigned int *v = NULL;
-	DIR *d = opendir(path);
-	int err = 0;
+	DIR *d;
+	int err;
 
-	if (!d)
-		return -errno;
+	err = procfile_opendir(root, rel, &d);
+	if (err)
+		return err;
 	for (unsigned int seen = 0; seen < DIR_ENTRIES_MAX; seen++) {
 		struct dirent *e = readdir(d);
 		unsigned int irq;
@@ -227,25 +224,16 @@ out:
  * "/virtio" and its MSI-X vectors sit on the PCI function above it. */
 static bool is_virtio(const char *root, const char *dev)
 {
-	char rel[128], path[PATH_MAX], link[PATH_MAX];
-	ssize_t n;
+	char rel[128], name[64];
 
 	snprintf(rel, sizeof(rel), "sys/class/net/%s/device/subsystem", dev);
-	if (dbt_sysinfo_path(path, sizeof(path), root, rel))
-		return false;
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n <= 0)
-		return false;
-	link[n] = '\0';
-	const char *base = strrchr(link, '/');
-
-	return strcmp(base ? base + 1 : link, "virtio") == 0;
+	return !procfile_link_name(root, rel, name, sizeof(name)) && !strcmp(name, "virtio");
 }
 
 int dbt_net_msi_irqs(const char *root, const char *dev, unsigned int **irqs,
 		     size_t *n)
 {
-	char rel[128], path[PATH_MAX];
+	char rel[128];
 	int err;
 
 	*irqs = NULL;
@@ -253,16 +241,10 @@ int dbt_net_msi_irqs(const char *root, const char *dev, unsigned int **irqs,
 	if (!valid_dev(dev))
 		return -EINVAL;
 	snprintf(rel, sizeof(rel), "sys/class/net/%s/device/msi_irqs", dev);
-	err = dbt_sysinfo_path(path, sizeof(path), root, rel);
-	if (err)
-		return err;
-	err = list_irqs(path, irqs, n);
+	err = list_irqs(root, rel, irqs, n);
 	if (err != -ENOENT || !is_virtio(root, dev))
 		return err;
 	/* ".." after a symlink resolves from its target: the PCI parent. */
 	snprintf(rel, sizeof(rel), "sys/class/net/%s/device/../msi_irqs", dev);
-	err = dbt_sysinfo_path(path, sizeof(path), root, rel);
-	if (err)
-		return err;
-	return list_irqs(path, irqs, n);
+	return list_irqs(root, rel, irqs, n);
 }

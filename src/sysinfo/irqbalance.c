@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sysinfo/irqbalance.h"
+#include "sysinfo/procfile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -24,7 +25,7 @@ static int match_comm(void *ctx, int pid)
 	bool hit;
 
 	snprintf(rel, sizeof(rel), "proc/%d/comm", pid);
-	if (dbt_sysinfo_read(f->root, rel, COMM_FILE_MAX, &buf, &len))
+	if (procfile_slurp(f->root, rel, COMM_FILE_MAX, &buf, &len))
 		return 0;	/* exited since readdir */
 	hit = len >= 10 && !memcmp(buf, "irqbalance", 10) &&
 	      (len == 10 || buf[10] == '\n');
@@ -116,7 +117,7 @@ int dbt_irqbalance_read(const char *root, struct dbt_irqbalance *out)
 		char *buf;
 		size_t len;
 
-		if (dbt_sysinfo_read(root, configs[i], CONFIG_FILE_MAX, &buf, &len))
+		if (procfile_slurp(root, configs[i], CONFIG_FILE_MAX, &buf, &len))
 			continue;
 		dbt_irqbalance_parse_config(buf, len, &out->banned);
 		free(buf);

@@ -82,7 +82,7 @@ int netdev_read_proc(const char *root, struct netdev_counters *out, int max)
 	char *text;
 	int n;
 
-	n = procfile_slurp(root, "/proc/net/dev", PROC_NET_DEV_MAX, &text);
+	n = procfile_slurp(root, "/proc/net/dev", PROC_NET_DEV_MAX, &text, NULL);
 	if (n)
 		return n;
 	n = netdev_parse_proc(text, out, max);

@@ -32,15 +32,12 @@ uint32_t netns_self(const char *root)
 static int scan_run(const char *root, uint32_t inum, char *path, size_t pathlen, char *name,
 		    size_t namelen)
 {
-	char full[4096], rel[512];
+	char rel[512];
 	struct dirent *de;
 	DIR *d;
 	int rc = -ENOENT;
 
-	if (procfile_path(full, sizeof(full), root, "/run/netns"))
-		return -ENOENT;
-	d = opendir(full);
-	if (!d)
+	if (procfile_opendir(root, "/run/netns", &d))
 		return -ENOENT;
 	while (rc && (de = readdir(d))) {
 		if (de->d_name[0] == '.')

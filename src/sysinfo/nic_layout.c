@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sysinfo/nic_layout.h"
+#include "sysinfo/procfile.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -7,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* A host has at most a few thousand interfaces; bounds a corrupt tree. */
 #define DEV_ENTRIES_MAX (1u << 16)
@@ -40,23 +40,12 @@ static int add_irq(struct dbt_nic *nic, size_t *cap, const char *root,
 
 static void read_master(const char *root, const char *dev, char *out, size_t len)
 {
-	char rel[96], path[PATH_MAX], link[PATH_MAX];
-	const char *base;
-	ssize_t n;
+	char rel[96];
 
-	out[0] = '\0';
 	snprintf(rel, sizeof(rel), "sys/class/net/%s/master", dev);
-	if (dbt_sysinfo_path(path, sizeof(path), root, rel))
-		return;
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n <= 0)
-		return;
-	link[n] = '\0';
-	base = strrchr(link, '/');
-	base = base ? base + 1 : link;
 	/* a name too long for an interface is not one: leave it empty */
-	if (strlen(base) < len)
-		memcpy(out, base, strlen(base) + 1);
+	if (procfile_link_name(root, rel, out, len))
+		out[0] = '\0';
 }
 
 static int read_ifindex(const char *root, const char *dev)
@@ -66,7 +55,7 @@ static int read_ifindex(const char *root, const char *dev)
 	long v;
 
 	snprintf(rel, sizeof(rel), "sys/class/net/%s/ifindex", dev);
-	if (dbt_sysinfo_read(root, rel, 64, &buf, &len))
+	if (procfile_slurp(root, rel, 64, &buf, &len))
 		return 0;
 	v = strtol(buf, NULL, 10);
 	free(buf);
@@ -129,19 +118,15 @@ static int by_dev(const void *a, const void *b)
 int dbt_nic_layout_read(const char *root, struct dbt_nic_layout *out)
 {
 	struct dbt_interrupts it = { 0 };
-	char path[PATH_MAX];
 	struct dirent *e;
 	size_t cap = 0;
 	DIR *d;
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = dbt_sysinfo_path(path, sizeof(path), root, "sys/class/net");
+	err = procfile_opendir(root, "sys/class/net", &d);
 	if (err)
 		return err;
-	d = opendir(path);
-	if (!d)
-		return -errno;
 	out->interrupts_err = dbt_interrupts_read(root, &it);
 	for (unsigned int seen = 0; seen < DEV_ENTRIES_MAX && (e = readdir(d)); seen++) {
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lo") ||

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sysinfo/proc_scan.h"
+#include "sysinfo/procfile.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,17 +32,13 @@ static bool parse_pid(const char *s, int *out)
 
 static int walk(const char *root, const char *rel, dbt_pid_fn fn, void *ctx)
 {
-	char path[PATH_MAX];
 	struct dirent *e;
 	DIR *d;
 	int err, rc = 0;
 
-	err = dbt_sysinfo_path(path, sizeof(path), root, rel);
+	err = procfile_opendir(root, rel, &d);
 	if (err)
 		return err;
-	d = opendir(path);
-	if (!d)
-		return -errno;
 	for (unsigned int seen = 0; !rc && seen < PROC_ENTRIES_MAX && (e = readdir(d)); seen++) {
 		int pid;
 
@@ -125,7 +121,7 @@ static int add_cpu(void *ctx, int pid)
 	size_t len;
 
 	snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
-	if (dbt_sysinfo_read(w->root, rel, STAT_FILE_MAX, &buf, &len))
+	if (procfile_slurp(w->root, rel, STAT_FILE_MAX, &buf, &len))
 		return 0;	/* gone since readdir: not an error */
 	if (dbt_proc_stat_parse(buf, len, &pc) || pc.pid != pid) {
 		free(buf);
@@ -257,7 +253,7 @@ int dbt_proc_task_cpus(const char *root, int pid, struct dbt_task_cpus *out)
 
 	memset(out, 0, sizeof(*out));
 	snprintf(rel, sizeof(rel), "proc/%d/comm", pid);
-	if (!dbt_sysinfo_read(root, rel, 256, &buf, &len)) {
+	if (!procfile_slurp(root, rel, 256, &buf, &len)) {
 		size_t n = strcspn(buf, "\n");
 
 		snprintf(out->comm, sizeof(out->comm), "%.*s", (int)n, buf);

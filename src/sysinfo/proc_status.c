@@ -34,7 +34,7 @@ int proc_cpus_allowed(const char *root, int pid, int tid, struct dbt_cpuset *set
 		snprintf(rel, sizeof(rel), "/proc/%d/task/%d/status", pid, tid);
 	else
 		snprintf(rel, sizeof(rel), "/proc/%d/status", pid);
-	err = procfile_slurp(root, rel, 1 << 16, &text);
+	err = procfile_slurp(root, rel, 1 << 16, &text, NULL);
 	if (err)
 		return err;
 	err = proc_status_cpus_allowed(text, set);

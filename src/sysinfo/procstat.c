@@ -48,7 +48,7 @@ int procstat_read(const char *root, struct procstat_cpu *cpus, int max_cpus)
 	char *text;
 	int err;
 
-	err = procfile_slurp(root, "/proc/stat", 1 << 22, &text);
+	err = procfile_slurp(root, "/proc/stat", 1 << 22, &text, NULL);
 	if (err)
 		return err;
 	err = procstat_parse(text, cpus, max_cpus);

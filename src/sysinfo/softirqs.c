@@ -110,7 +110,7 @@ int softirqs_read(const char *root, struct softirqs_table *t)
 	char *text;
 	int err;
 
-	err = procfile_slurp(root, "/proc/softirqs", 1 << 22, &text);
+	err = procfile_slurp(root, "/proc/softirqs", 1 << 22, &text, NULL);
 	if (err)
 		return err;
 	err = softirqs_parse(text, t);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sysinfo/thp.h"
+#include "sysinfo/procfile.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -38,7 +39,7 @@ static int read_choice(const char *root, const char *rel, char *out, size_t len,
 	int err;
 
 	*has = false;
-	err = dbt_sysinfo_read(root, rel, THP_FILE_MAX, &buf, &n);
+	err = procfile_slurp(root, rel, THP_FILE_MAX, &buf, &n);
 	if (err == -ENOENT || err == -ENOTDIR)
 		return 0;
 	if (err)

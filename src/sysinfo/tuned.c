@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sysinfo/tuned.h"
+#include "sysinfo/procfile.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -23,8 +24,8 @@ int dbt_tuned_read(const char *root, struct dbt_tuned *t)
 	int err;
 
 	memset(t, 0, sizeof(*t));
-	err = dbt_sysinfo_read(root, "etc/tuned/active_profile", TUNED_FILE_MAX,
-			       &buf, &len);
+	err = procfile_slurp(root, "etc/tuned/active_profile", TUNED_FILE_MAX,
+			     &buf, &len);
 	if (err == -ENOENT || err == -ENOTDIR)
 		return 0;
 	if (err)

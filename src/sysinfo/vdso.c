@@ -22,18 +22,15 @@ static void proc_rel(char *buf, size_t len, int pid, const char *file)
 
 int vdso_find_mapping(const char *root, int pid, uint64_t *start, uint64_t *end)
 {
-	char rel[64], full[4096], *line = NULL;
+	char rel[64], *line = NULL;
 	size_t cap = 0;
-	int err = -ENOENT;
 	FILE *f;
+	int err;
 
 	proc_rel(rel, sizeof(rel), pid, "maps");
-	err = procfile_path(full, sizeof(full), root, rel);
+	err = procfile_fopen(root, rel, &f);
 	if (err)
 		return err;
-	f = fopen(full, "re");
-	if (!f)
-		return -errno;
 	err = -ENOENT;
 	while (getline(&line, &cap, f) > 0) {
 		uint64_t a, b;
@@ -60,10 +57,10 @@ int vdso_find_mapping(const char *root, int pid, uint64_t *start, uint64_t *end)
 int vdso_read_image(const char *root, int pid, uint64_t start, uint64_t end,
 		    void **img, size_t *len)
 {
-	char rel[64], full[4096];
+	char rel[64];
 	size_t want, got = 0;
 	char *buf;
-	int fd, err;
+	int fd, err = 0;
 
 	if (end <= start)
 		return -EINVAL;
@@ -71,12 +68,9 @@ int vdso_read_image(const char *root, int pid, uint64_t start, uint64_t end,
 		return -EFBIG;
 	want = (size_t)(end - start);
 	proc_rel(rel, sizeof(rel), pid, "mem");
-	err = procfile_path(full, sizeof(full), root, rel);
-	if (err)
-		return err;
-	fd = open(full, O_RDONLY | O_CLOEXEC);
+	fd = procfile_open(root, rel, O_RDONLY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	buf = malloc(want);
 	if (!buf) {
 		close(fd);

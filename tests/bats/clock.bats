@@ -7,33 +7,15 @@ load helpers/common
 bats_require_minimum_version 1.5.0
 
 setup() { make_scratch; }
-teardown() {
-	[ -n "${BG_PID:-}" ] && kill "$BG_PID" 2>/dev/null
-	[ -n "${LOAD_PID:-}" ] && kill "$LOAD_PID" 2>/dev/null
-	remove_scratch
-}
+teardown() { teardown_scratch; }
 
-# capture_around SECONDS CMD...: a capture of SECONDS with CMD started
-# inside it (after the first snapshot); CMD's stdout in $SCRATCH/load and
-# its pid in $SCRATCH/load.pid. The capture is $SCRATCH/run.json, made
-# with the extra options in CAPTURE_OPTS.
+# The tests capture with capture_around (helpers/common.bash) into
+# $SCRATCH/run.json: the load's stdout in run.json.load, its pid in
+# run.json.pid, extra options in CAPTURE_OPTS.
 CAPTURE_OPTS=()
-capture_around() {
-	local secs="$1"
-	shift
-	start_bg "$SCRATCH/err" "$DBTRACE" capture -d "$secs" -i 1 "${CAPTURE_OPTS[@]}" -o "$SCRATCH/run.json"
-	wait_for_text "$SCRATCH/err" "capturing to"
-	sleep 0.3   # the first snapshot follows the message
-	"$@" >"$SCRATCH/load" &
-	echo $! >"$SCRATCH/load.pid"
-	wait $!
-	wait "$BG_PID"
-	BG_PID=
-	cat "$SCRATCH/load"
-}
 
 # field NAME: NAME=value from the load's output line
-field() { sed -n "s/.*\b$1=\([0-9.]*\).*/\1/p" "$SCRATCH/load"; }
+field() { sed -n "s/.*\b$1=\([0-9.]*\).*/\1/p" "$SCRATCH/run.json.load"; }
 
 # Whether this kernel's clocksource is read inside the vDSO. Under qemu's
 # TCG the TSC is unusable and the guest falls back to hpet or acpi_pm:
@@ -50,7 +32,7 @@ vdso_capable() {
 within_points() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= n) }'; }
 
 clock_proc() {
-	jq -c --argjson p "$(cat "$SCRATCH/load.pid")" '.clock.processes[] | select(.pid == $p)' \
+	jq -c --argjson p "$(cat "$SCRATCH/run.json.pid")" '.clock.processes[] | select(.pid == $p)' \
 		"$SCRATCH/run.json"
 }
 
@@ -67,13 +49,13 @@ clock_proc() {
 
 # bats test_tags=vm
 @test "vDSO share of a clock loop within 10 points of its own figure, function named, finding raised" {
-	capture_around 5 "$TOOLS/clock_loop" -m vdso -f mixed -s 0.4 -d 3 -c 1
+	capture_around "$SCRATCH/run.json" 5 "$TOOLS/clock_loop" -m vdso -f mixed -s 0.4 -d 3 -c 1
 	local own proc pid cs
 	own="$(field vdso_share)"
 	proc="$(clock_proc)"
-	pid="$(cat "$SCRATCH/load.pid")"
+	pid="$(cat "$SCRATCH/run.json.pid")"
 	cs="$(cat "$CS_FILE")"
-	echo "clocksource $cs; program: $(cat "$SCRATCH/load")"
+	echo "clocksource $cs; program: $(cat "$SCRATCH/run.json.load")"
 	echo "dbtrace: $proc"
 	if vdso_capable; then
 		# one sample per 1/499 s of the CPU time it used
@@ -107,11 +89,11 @@ clock_proc() {
 }
 
 @test "a gettimeofday loop is named gettimeofday" {
-	capture_around 4 "$TOOLS/clock_loop" -m vdso -f gettimeofday -s 0.3 -d 2 -c 1
+	capture_around "$SCRATCH/run.json" 4 "$TOOLS/clock_loop" -m vdso -f gettimeofday -s 0.3 -d 2 -c 1
 	local proc own
 	proc="$(clock_proc)"
 	own="$(field vdso_share)"
-	echo "program: $(cat "$SCRATCH/load")"
+	echo "program: $(cat "$SCRATCH/run.json.load")"
 	echo "dbtrace: $proc"
 	if vdso_capable; then
 		[ "$(jq -r .vdso_top_function <<<"$proc")" = gettimeofday ]
@@ -124,17 +106,17 @@ clock_proc() {
 # bats test_tags=vm
 @test "real clock syscalls: dbtrace's count and rate agree with the program's within 10%" {
 	# the whole loop inside the capture: the counts must match
-	capture_around 5 "$TOOLS/clock_loop" -m syscall -d 3 -c 1
+	capture_around "$SCRATCH/run.json" 5 "$TOOLS/clock_loop" -m syscall -d 3 -c 1
 	local calls got proc
 	calls="$(field calls)"
 	proc="$(clock_proc)"
-	echo "program: $(cat "$SCRATCH/load")"
+	echo "program: $(cat "$SCRATCH/run.json.load")"
 	echo "dbtrace: $proc"
 	got="$(jq -r .clock_syscalls.clock_gettime <<<"$proc")"
 	within_pct "$got" "$calls" 10
 	# in the kernel inside clock_gettime most of the time, never in the vDSO
 	jq -e '.clock_sys_pct > 50 and .vdso_pct < 1' <<<"$proc"
-	jq -e --argjson p "$(cat "$SCRATCH/load.pid")" \
+	jq -e --argjson p "$(cat "$SCRATCH/run.json.pid")" \
 		'[.findings[] | select(.id == "gettimeofday_hotspot" and .pid == $p
 		   and .evidence.clock_syscalls_per_s > 10000)] | length == 1' "$SCRATCH/run.json"
 
@@ -143,7 +125,7 @@ clock_proc() {
 	# with the program's mean rate fails whenever another job shares
 	# CPU 1 for part of the run: the loop's own rate is not flat.)
 	local integrated
-	integrated="$(jq -r --argjson p "$(cat "$SCRATCH/load.pid")" \
+	integrated="$(jq -r --argjson p "$(cat "$SCRATCH/run.json.pid")" \
 		'[.intervals[] | .dt as $dt | .clock.processes[]? | select(.pid == $p)
 		  | .clock_syscalls_per_s * $dt] | add' "$SCRATCH/run.json")"
 	echo "sum of rate x interval: dbtrace $integrated, program $calls calls at $(field rate)/s"
@@ -151,9 +133,9 @@ clock_proc() {
 }
 
 @test "a process that reads the clock rarely raises nothing" {
-	capture_around 4 "$TOOLS/clock_loop" -m rare -d 3 -c 1
+	capture_around "$SCRATCH/run.json" 4 "$TOOLS/clock_loop" -m rare -d 3 -c 1
 	local pid proc
-	pid="$(cat "$SCRATCH/load.pid")"
+	pid="$(cat "$SCRATCH/run.json.pid")"
 	proc="$(clock_proc)"
 	echo "dbtrace: $proc"
 	# it ran and was seen (~499 samples per CPU second; --sample-hz
@@ -168,12 +150,12 @@ clock_proc() {
 
 @test "--sample-hz sets the sampling rate" {
 	local fast slow
-	capture_around 3 "$TOOLS/clock_loop" -m rare -d 2 -c 1
+	capture_around "$SCRATCH/run.json" 3 "$TOOLS/clock_loop" -m rare -d 2 -c 1
 	jq -e '.clock.sample_hz == 499' "$SCRATCH/run.json"
 	fast="$(clock_proc | jq .samples)"
 	within_pct "$fast" "$(awk -v c="$(field cpu)" 'BEGIN { print c * 499 }')" 15
 	CAPTURE_OPTS=(--sample-hz 97)
-	capture_around 3 "$TOOLS/clock_loop" -m rare -d 2 -c 1
+	capture_around "$SCRATCH/run.json" 3 "$TOOLS/clock_loop" -m rare -d 2 -c 1
 	jq -e '.clock.sample_hz == 97' "$SCRATCH/run.json"
 	slow="$(clock_proc | jq .samples)"
 	echo "$fast samples at 499 Hz, $slow at 97 Hz for about 2 s of CPU each"

@@ -16,9 +16,7 @@ setup() {
 }
 
 teardown() {
-	local p
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	[ -n "${BG_PID:-}" ] && kill "$BG_PID" 2>/dev/null
+	stop_bg
 	netns_pair_delete
 	remove_scratch
 }
@@ -27,20 +25,8 @@ teardown() {
 LIMIT=20
 [ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
 
-# capture_around OUT SECONDS CMD...: a capture (extra options in
-# CAPTURE_OPTS) with CMD run inside it; CMD's stdout in OUT.load.
+# capture_around (helpers/common.bash) takes CAPTURE_OPTS
 CAPTURE_OPTS=()
-capture_around() {
-	local out="$1" secs="$2"
-	shift 2
-	start_bg "$SCRATCH/err" "$DBTRACE" capture -d "$secs" -i 1 "${CAPTURE_OPTS[@]}" -o "$out"
-	wait_for_text "$SCRATCH/err" "capturing to" "$LIMIT"
-	sleep 0.3   # the first snapshot follows the message
-	"$@" >"$out.load"
-	wait "$BG_PID"
-	BG_PID=
-	cat "$out.load"
-}
 
 # row DIFF SECTION KEY METRIC FIELD
 row() {

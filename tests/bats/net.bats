@@ -15,9 +15,7 @@ setup() {
 }
 
 teardown() {
-	local p
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	[ -n "${BG_PID:-}" ] && kill "$BG_PID" 2>/dev/null
+	stop_bg
 	netns_pair_delete
 	remove_scratch
 }
@@ -26,25 +24,15 @@ teardown() {
 LIMIT=10
 [ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
 
-# capture_around SECONDS CMD...: a capture of SECONDS (-o $SCRATCH/run.json,
-# extra options in CAPTURE_OPTS) with CMD run inside it; CMD's stdout in
-# $SCRATCH/load.
-CAPTURE_OPTS=()
-capture_around() {
-	local secs="$1"
-	shift
-	start_bg "$SCRATCH/err" "$DBTRACE" capture -d "$secs" -i 1 "${CAPTURE_OPTS[@]}" -o "$SCRATCH/run.json"
-	wait_for_text "$SCRATCH/err" "capturing to" "$LIMIT"
-	sleep 0.3   # the first snapshot follows the message
-	"$@" >"$SCRATCH/load"
-	wait "$BG_PID"
-	BG_PID=
-	cat "$SCRATCH/load"
+# net_capture SECONDS CMD...: capture_around (helpers/common.bash) into
+# $SCRATCH/run.json, then validated; CMD's stdout in $SCRATCH/run.json.load.
+net_capture() {
+	capture_around "$SCRATCH/run.json" "$@"
 	"$VALIDATE" "$SCRATCH/run.json"
 }
 
 # field NAME: NAME=value from the load's output
-field() { sed -n "s/.*\b$1=\([0-9.]*\).*/\1/p" "$SCRATCH/load" | tail -1; }
+field() { sed -n "s/.*\b$1=\([0-9.]*\).*/\1/p" "$SCRATCH/run.json.load" | tail -1; }
 
 # port_field PORT ROLE FIELD: from the whole-capture port rows
 port_field() {
@@ -60,7 +48,7 @@ stream() {
 	ip netns exec "$NSB" "$TOOLS/tcp_stream" -l -a 10.231.0.2 -p 5201 -c 1 >"$SCRATCH/recv" &
 	PIDS+=($!)
 	wait_for_text "$SCRATCH/recv" listening
-	capture_around "$(($1 + 2))" ip netns exec "$NSA" "$TOOLS/tcp_stream" -a 10.231.0.2 -p 5201 -c 0 -d "$1"
+	net_capture "$(($1 + 2))" ip netns exec "$NSA" "$TOOLS/tcp_stream" -a 10.231.0.2 -p 5201 -c 0 -d "$1"
 }
 
 dev_field() {
@@ -117,7 +105,7 @@ dev_field() {
 # bats test_tags=vm
 @test "response time: a server holding each request 2 ms, counted per request" {
 	# tcp_rr -H: the server thread sleeps 2 ms between reading a request and replying
-	capture_around 5 "$TOOLS/tcp_rr" -d 2 -H 2000 -c 0 -S 1
+	net_capture 5 "$TOOLS/tcp_rr" -d 2 -H 2000 -c 0 -S 1
 	local port served got p50
 	port="$(field port)"
 	served="$(field served)"
@@ -138,7 +126,7 @@ dev_field() {
 
 # bats test_tags=vm
 @test "rx socket queue: a reader sleeping 5 ms between reads" {
-	capture_around 5 "$TOOLS/slow_reader" -d 2 -g 5000 -i 500 -c 0 -S 1
+	net_capture 5 "$TOOLS/slow_reader" -d 2 -g 5000 -i 500 -c 0 -S 1
 	local port p50
 	port="$(field port)"
 	p50="$(port_field "$port" server rxq_p50_us)"

@@ -10,10 +10,7 @@ load helpers/common
 bats_require_minimum_version 1.5.0
 
 setup() { make_scratch; }
-teardown() {
-	[ -n "${BG_PID:-}" ] && kill "$BG_PID" 2>/dev/null
-	remove_scratch
-}
+teardown() { teardown_scratch; }
 
 # dbtrace needs longer to load under qemu TCG
 LIMIT=20

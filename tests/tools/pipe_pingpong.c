@@ -14,29 +14,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "tool_util.h"
 
 static int ab[2], ba[2];
 static int cpu_b = 1;
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("sched_setaffinity");
-		exit(1);
-	}
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void *echo(void *arg)
 {

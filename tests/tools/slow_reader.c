@@ -36,22 +36,6 @@ struct reader {
 	long reads;
 };
 
-static void sleep_us(long us)
-{
-	struct timespec t = { us / 1000000, (us % 1000000) * 1000 };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &t, &t) == EINTR)
-		;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void *read_slowly(void *arg)
 {
 	struct reader *r = arg;
@@ -81,14 +65,13 @@ int main(int argc, char **argv)
 {
 	struct opts o = { 2.0, 5000, 500, 64, 0, 1, 0 };
 	struct sockaddr_in sa = { .sin_family = AF_INET };
-	socklen_t salen = sizeof(sa);
 	struct reader r = { .o = &o };
 	struct timespec next;
 	double t0, t1;
 	pthread_t th;
 	long sent = 0;
 	char *buf;
-	int c, fd, one = 1;
+	int c, fd;
 
 	while ((c = getopt(argc, argv, "d:g:i:s:c:S:p:")) != -1) {
 		switch (c) {
@@ -107,24 +90,15 @@ int main(int argc, char **argv)
 	if (o.size == 0 || o.seconds <= 0 || o.every_us <= 0 || o.sleep_us < 0)
 		return 2;
 	buf = calloc(1, o.size);
-	r.listen_fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (r.listen_fd < 0 || !buf)
-		die("socket");
-	setsockopt(r.listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (!buf)
+		die("calloc");
 	sa.sin_port = htons((unsigned short)o.port);
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(r.listen_fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(r.listen_fd, 16))
-		die("bind/listen");
-	getsockname(r.listen_fd, (struct sockaddr *)&sa, &salen);
-	printf("listening port=%d\n", ntohs(sa.sin_port));
-	fflush(stdout);
+	r.listen_fd = tcp_listen_announce(&sa, 16);
 	pthread_create(&th, NULL, read_slowly, &r);
 
 	pin(o.client_cpu);
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
-		die("connect");
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	fd = tcp_connect_nodelay(&sa);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	t0 = now_s();
 	for (t1 = t0; t1 - t0 < o.seconds; t1 = now_s()) {

@@ -34,14 +34,6 @@ struct opts {
 	long hold_us;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int full_io(int fd, char *buf, size_t n, int writing)
 {
 	size_t done = 0;
@@ -75,10 +67,8 @@ static void *serve(void *arg)
 	if (fd < 0 || !buf)
 		die("accept");
 	while (!full_io(fd, buf, s->o->size, 0)) {
-		struct timespec hold = { s->o->hold_us / 1000000, (s->o->hold_us % 1000000) * 1000 };
-
-		while (s->o->hold_us && clock_nanosleep(CLOCK_MONOTONIC, 0, &hold, &hold) == EINTR)
-			;
+		if (s->o->hold_us)
+			sleep_us(s->o->hold_us);
 		if (full_io(fd, buf, s->o->size, 1))
 			break;
 		s->served++;
@@ -92,13 +82,12 @@ int main(int argc, char **argv)
 {
 	struct opts o = { 5.0, 64, 0, 0, "127.0.0.1", 0, 0 };
 	struct sockaddr_in sa = { .sin_family = AF_INET };
-	socklen_t salen = sizeof(sa);
 	struct server s = { .o = &o };
 	pthread_t th;
 	long n = 0;
 	double t0, t1;
 	char *buf;
-	int c, fd, one = 1;
+	int c, fd;
 
 	while ((c = getopt(argc, argv, "d:s:c:S:a:p:H:")) != -1) {
 		switch (c) {
@@ -117,24 +106,15 @@ int main(int argc, char **argv)
 	if (o.size == 0 || o.seconds <= 0 || o.hold_us < 0)
 		return 2;
 	buf = calloc(1, o.size);
-	s.listen_fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (s.listen_fd < 0 || !buf)
-		die("socket");
-	setsockopt(s.listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (!buf)
+		die("calloc");
 	sa.sin_port = htons((unsigned short)o.port);
 	inet_pton(AF_INET, o.addr, &sa.sin_addr);
-	if (bind(s.listen_fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(s.listen_fd, 1))
-		die("bind/listen");
-	getsockname(s.listen_fd, (struct sockaddr *)&sa, &salen);
-	printf("listening port=%d\n", ntohs(sa.sin_port));
-	fflush(stdout);
+	s.listen_fd = tcp_listen_announce(&sa, 1);
 	pthread_create(&th, NULL, serve, &s);
 
 	pin(o.client_cpu);
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
-		die("connect");
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	fd = tcp_connect_nodelay(&sa);
 	t0 = now_s();
 	t1 = t0;
 	/* check the clock every 64 transactions: cheap and still precise */

@@ -44,39 +44,15 @@ struct opts {
 	int burst;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 static int receive(const struct opts *o, const struct sockaddr_in *sa)
 {
-	struct sockaddr_in bound;
-	socklen_t blen = sizeof(bound);
+	struct sockaddr_in bound = *sa;
 	unsigned long long total = 0;
 	double t0, t1;
 	char *buf;
-	int one = 1, lfd, fd;
+	int lfd, fd;
 
-	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (lfd < 0)
-		die("socket");
-	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(lfd, (const struct sockaddr *)sa, sizeof(*sa)) || listen(lfd, 1))
-		die("bind/listen");
-	if (getsockname(lfd, (struct sockaddr *)&bound, &blen))
-		die("getsockname");
+	lfd = tcp_listen(&bound, 1);
 	printf("listening pid=%d port=%d\n", (int)getpid(), ntohs(bound.sin_port));
 	fflush(stdout);
 	fd = accept(lfd, NULL, NULL);
@@ -120,7 +96,7 @@ static int send_stream(const struct opts *o, const struct sockaddr_in *sa)
 	for (int i = 0; connect(fd, (const struct sockaddr *)sa, sizeof(*sa)); i++) {
 		if (i >= 100 || (errno != ECONNREFUSED && errno != EINTR))
 			die("connect");
-		sleep_s(0.05);
+		sleep_us(50000);
 	}
 	if (o->nodelay && setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &o->nodelay, sizeof(o->nodelay)))
 		die("TCP_NODELAY");
@@ -144,7 +120,7 @@ static int send_stream(const struct opts *o, const struct sockaddr_in *sa)
 			double due = t0 + (double)total / bytes_per_s;
 
 			if (due > t) {
-				sleep_s(due - t);
+				sleep_us((long)((due - t) * 1e6));
 				t = now_s();
 			}
 		}

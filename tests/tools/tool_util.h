@@ -1,6 +1,7 @@
 /* What every load generator here needs, header-only so each tool still
- * builds from its one .c file: fail loudly, and pin to a CPU (unpinned
- * wake-ups across CPUs swing wildly on the 2-CPU test machines). */
+ * builds from its one .c file: fail loudly, pin to a CPU (unpinned
+ * wake-ups across CPUs swing wildly on the 2-CPU test machines), read the
+ * clock, sleep, and open loopback TCP connections. */
 #ifndef DBTRACE_TESTS_TOOL_UTIL_H
 #define DBTRACE_TESTS_TOOL_UTIL_H
 
@@ -8,10 +9,14 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <time.h>
 
 /* "TOOL: what: strerror(errno)" and exit 1. */
 static inline void die(const char *what)
@@ -31,6 +36,64 @@ static inline void pin(int cpu)
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		die("sched_setaffinity");
+}
+
+/* CLOCK_MONOTONIC in seconds. */
+static inline double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Sleeps us microseconds, signals or not. */
+static inline void sleep_us(long us)
+{
+	struct timespec t = { us / 1000000, (us % 1000000) * 1000 };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &t, &t) == EINTR)
+		;
+}
+
+/* A TCP socket listening on *sa (port 0: a free one, which *sa then
+ * holds). Exits on failure. */
+static inline int tcp_listen(struct sockaddr_in *sa, int backlog)
+{
+	socklen_t len = sizeof(*sa);
+	int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		die("socket");
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (const struct sockaddr *)sa, sizeof(*sa)) || listen(fd, backlog))
+		die("bind/listen");
+	if (getsockname(fd, (struct sockaddr *)sa, &len))
+		die("getsockname");
+	return fd;
+}
+
+/* tcp_listen, then "listening port=P" on stdout, flushed: the line the
+ * tests wait for before they start the client side. */
+static inline int tcp_listen_announce(struct sockaddr_in *sa, int backlog)
+{
+	int fd = tcp_listen(sa, backlog);
+
+	printf("listening port=%d\n", ntohs(sa->sin_port));
+	fflush(stdout);
+	return fd;
+}
+
+/* A TCP connection to sa with TCP_NODELAY (request/response loads).
+ * Exits on failure. */
+static inline int tcp_connect_nodelay(const struct sockaddr_in *sa)
+{
+	int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0 || connect(fd, (const struct sockaddr *)sa, sizeof(*sa)))
+		die("connect");
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	return fd;
 }
 
 #endif

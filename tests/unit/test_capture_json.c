@@ -93,7 +93,7 @@ static void test_document(void **state)
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	write_capture(path, 3);
 	assert_int_equal(count_entries(), 1);   /* no temp file left beside it */
-	assert_int_equal(procfile_slurp("", path, 1 << 20, &text), 0);
+	assert_int_equal(procfile_slurp("", path, 1 << 20, &text, NULL), 0);
 	assert_non_null(strstr(text, "\"schema\":\"dbtrace.capture/1\""));
 	assert_non_null(strstr(text, "\"net_rx\":12.5"));
 	assert_non_null(strstr(text, "\"net_rx\":4242"));
@@ -143,7 +143,7 @@ static void test_replaces_existing_file_atomically(void **state)
 	fputs("old", f);
 	fclose(f);
 	write_capture(path, 1);
-	assert_int_equal(procfile_slurp("", path, 1 << 20, &text), 0);
+	assert_int_equal(procfile_slurp("", path, 1 << 20, &text, NULL), 0);
 	assert_int_equal(text[0], '{');
 	free(text);
 	assert_int_equal(count_entries(), 1);

@@ -14,7 +14,7 @@ static void parse_file(const char *path, struct softirqs_table *t)
 {
 	char *text;
 
-	assert_int_equal(procfile_slurp("", path, 1 << 20, &text), 0);
+	assert_int_equal(procfile_slurp("", path, 1 << 20, &text, NULL), 0);
 	assert_int_equal(softirqs_parse(text, t), 0);
 	free(text);
 }

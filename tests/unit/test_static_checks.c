@@ -13,6 +13,7 @@
 #include "findings/static_checks.h"
 #include "finding_asserts.h"
 #include "sysinfo/proc_scan.h"
+#include "sysinfo/procfile.h"
 
 static void cmdline(struct static_input *in, const char *text)
 {
@@ -220,7 +221,7 @@ static void read_tree(const char *root, struct static_input *in, struct dbt_nic_
 	for (size_t i = 0; i < nics->n; i++)
 		mbps[i] = 10000;
 	in->link_mbps = mbps;
-	assert_int_equal(dbt_sysinfo_read(root, "netlink/qdisc.bin", 1 << 20, &buf, &len), 0);
+	assert_int_equal(procfile_slurp(root, "netlink/qdisc.bin", 1 << 20, &buf, &len), 0);
 	assert_int_equal(qdisc_parse_reply(buf, len, qd), 1);
 	free(buf);
 	in->qdiscs = qd;

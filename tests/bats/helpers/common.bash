@@ -28,6 +28,40 @@ start_bg() {
 	BG_PID=$!
 }
 
+# Stops what a test left running: the command start_bg started and every
+# pid in the array PIDS. For teardown.
+stop_bg() {
+	local p
+	for p in ${PIDS[@]+"${PIDS[@]}"}; do kill "$p" 2>/dev/null; done
+	[ -n "${BG_PID:-}" ] && kill "$BG_PID" 2>/dev/null
+	return 0
+}
+
+# The teardown of a file whose tests leave nothing behind but background
+# commands and $SCRATCH.
+teardown_scratch() {
+	stop_bg
+	remove_scratch
+}
+
+# capture_around OUT SECONDS CMD...: a capture of SECONDS into OUT (extra
+# options in CAPTURE_OPTS) with CMD run inside it, started after the first
+# snapshot. CMD's stdout goes to OUT.load (and is printed), its pid to
+# OUT.pid. Waits LIMIT seconds (default 10) for dbtrace to start.
+capture_around() {
+	local out="$1" secs="$2"
+	shift 2
+	start_bg "$SCRATCH/err" "$DBTRACE" capture -d "$secs" -i 1 ${CAPTURE_OPTS[@]+"${CAPTURE_OPTS[@]}"} -o "$out"
+	wait_for_text "$SCRATCH/err" "capturing to" "${LIMIT:-10}"
+	sleep 0.3   # the first snapshot follows the message
+	"$@" >"$out.load" &
+	echo $! >"$out.pid"
+	wait $!
+	wait "$BG_PID"
+	BG_PID=
+	cat "$out.load"
+}
+
 # Waits until file $1 contains text $2 (at most $3 seconds, default 10).
 wait_for_text() {
 	local file="$1" text="$2" limit="${3:-10}" i
