@@ -24,7 +24,7 @@
  * Kernel fields read: sock_common's addr/port pairs, family, state, num
  * and dport (stable since 2.6); sk_protocol (a plain u16 since 5.6, a
  * bitfield before: dbtrace needs BTF and targets newer kernels);
- * sk_max_ack_backlog; tcp_sock rcv_nxt and copied_seq; sk_buff dev;
+ * sk_max_ack_backlog, sk_receive_queue.qlen; sk_buff dev;
  * net_device ifindex, name, qdisc and nd_net (absent without
  * CONFIG_NET_NS: namespace 0); Qdisc enqueue. fexit
  * tcp_recvmsg assumes the 5.19+ prototype (the nonblock argument went
@@ -81,6 +81,18 @@ struct {
 	__type(key, struct skb_key);
 	__type(value, __u64);              /* net_dev_queue time */
 } net_skbs SEC(".maps");
+
+/* Socket state. Socket-local storage where the programs are typed: a
+ * lookup is a pointer chase from the socket instead of a hash, and it goes
+ * away with the socket. raw_tp programs cannot use it (their socket
+ * pointer is untyped) and fall back to an LRU hash by address; user space
+ * shrinks that map to one entry when another variant loads. */
+struct {
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct dbt_net_sock);
+} net_sk_state SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -312,16 +324,6 @@ static __always_inline bool tcp_conn(struct sock *sk, const bool typed)
 	return KREAD(typed, sk, __sk_common.skc_state) != TCP_LISTEN;
 }
 
-/*
- * The socket's state, made on first sight. Role: an accepted socket is a
- * clone of its listener (sk_clone_lock copies the whole struct sock, and
- * inet_csk_clone_lock does not reset sk_max_ack_backlog), so it carries
- * the listener's backlog, while a socket that called connect() never
- * listened and has 0. Unlike watching connect/accept, this also
- * classifies connections opened before dbtrace started (a database's
- * connection pool). A listener created with listen(fd, 0) makes its
- * accepted sockets look like clients: rare enough to accept.
- */
 /* The slot of a port and role in net_ports, handing out a new one the
  * first time; DBT_NET_MAX_PORTS when all are taken. Two CPUs meeting a
  * new port at once may both take a slot: the loser's stays unused. */
@@ -349,35 +351,73 @@ static __noinline __u32 port_slot(__u16 port, __u16 role)
 	return DBT_NET_MAX_PORTS;
 }
 
+/*
+ * Role, port and slot of a socket seen for the first time. Role: an accepted socket is a
+ * clone of its listener (sk_clone_lock copies the whole struct sock, and
+ * inet_csk_clone_lock does not reset sk_max_ack_backlog), so it carries
+ * the listener's backlog, while a socket that called connect() never
+ * listened and has 0. Unlike watching connect/accept, this also
+ * classifies connections opened before dbtrace started (a database's
+ * connection pool). A listener created with listen(fd, 0) makes its
+ * accepted sockets look like clients: rare enough to accept.
+ */
+static __always_inline void sock_set_up(struct dbt_net_sock *s, struct sock *sk, const bool typed)
+{
+	if (KREAD(typed, sk, sk_max_ack_backlog)) {
+		s->role = DBT_NET_SERVER;
+		s->port = KREAD(typed, sk, __sk_common.skc_num);
+	} else {
+		s->role = DBT_NET_CLIENT;
+		s->port = bpf_ntohs(KREAD(typed, sk, __sk_common.skc_dport));
+	}
+	s->slot = port_slot(s->port, s->role);
+	s->set_up = 1;
+}
+
 static __always_inline struct dbt_net_sock *sock_state(struct sock *sk, const bool typed)
 {
-	__u64 key = (__u64)sk;
-	__u64 addrpair = KREAD(typed, sk, __sk_common.skc_addrpair);
-	__u32 portpair = KREAD(typed, sk, __sk_common.skc_portpair);
-	struct dbt_net_sock *s = bpf_map_lookup_elem(&net_socks, &key), fresh = {};
 	struct dbt_net_stats *st;
+	struct dbt_net_sock *s;
 
-	if (s && s->addrpair == addrpair && s->portpair == portpair)
-		return s;
-	fresh.addrpair = addrpair;
-	fresh.portpair = portpair;
-	if (KREAD(typed, sk, sk_max_ack_backlog)) {
-		fresh.role = DBT_NET_SERVER;
-		fresh.port = KREAD(typed, sk, __sk_common.skc_num);
-	} else {
-		fresh.role = DBT_NET_CLIENT;
-		fresh.port = bpf_ntohs(KREAD(typed, sk, __sk_common.skc_dport));
-	}
-	fresh.slot = port_slot(fresh.port, fresh.role);
-	st = stats();
-	if (bpf_map_update_elem(&net_socks, &key, &fresh, BPF_ANY)) {
+	if (typed) {
+		s = bpf_sk_storage_get(&net_sk_state, sk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
+		if (s && s->set_up)
+			return s;
+		st = stats();
+		if (!s) {
+			if (st)
+				st->sock_failed++;
+			return NULL;
+		}
+		/* two CPUs meeting a new socket at once both set it up, alike */
+		sock_set_up(s, sk, typed);
 		if (st)
-			st->sock_failed++;
-		return NULL;
+			st->socks_new++;
+		return s;
 	}
-	if (st)
-		st->socks_new++;
-	return bpf_map_lookup_elem(&net_socks, &key);
+	{
+		__u64 key = (__u64)sk;
+		__u64 addrpair = BPF_CORE_READ(sk, __sk_common.skc_addrpair);
+		__u32 portpair = BPF_CORE_READ(sk, __sk_common.skc_portpair);
+		struct dbt_net_sock fresh = {};
+
+		s = bpf_map_lookup_elem(&net_socks, &key);
+		/* an address reused by another connection starts over */
+		if (s && s->addrpair == addrpair && s->portpair == portpair)
+			return s;
+		fresh.addrpair = addrpair;
+		fresh.portpair = portpair;
+		sock_set_up(&fresh, sk, typed);
+		st = stats();
+		if (bpf_map_update_elem(&net_socks, &key, &fresh, BPF_ANY)) {
+			if (st)
+				st->sock_failed++;
+			return NULL;
+		}
+		if (st)
+			st->socks_new++;
+		return bpf_map_lookup_elem(&net_socks, &key);
+	}
 }
 
 /* NULL when the port got no slot (more than DBT_NET_MAX_PORTS ports,
@@ -433,7 +473,6 @@ static __always_inline void on_ready(struct sock *sk, const bool typed)
 /* A receive call returned ret bytes. */
 static __always_inline void on_recv(struct sock *sk, int ret, int flags, const bool typed)
 {
-	struct tcp_sock *tp = (struct tcp_sock *)sk;
 	struct dbt_net_sock *s;
 	bool unread;
 	__u64 now;
@@ -453,16 +492,10 @@ static __always_inline void on_recv(struct sock *sk, int ret, int flags, const b
 		}
 	}
 	/* data left unread waits on, from its arrival (the latest one is
-	 * the best bound known) */
-	if (typed) {
-		/* a cast is not enough for the verifier: it knows sk as a
-		 * struct sock */
-		struct tcp_sock *t = bpf_skc_to_tcp_sock(sk);
-
-		unread = t && t->rcv_nxt != t->copied_seq;
-	} else {
-		unread = BPF_CORE_READ(tp, rcv_nxt) != BPF_CORE_READ(tp, copied_seq);
-	}
+	 * the best bound known). Unread bytes sit in skbs on the receive
+	 * queue: its length is a plain load, where rcv_nxt != copied_seq
+	 * would need a helper call to reach the tcp_sock. */
+	unread = KREAD(typed, sk, sk_receive_queue.qlen) != 0;
 	s->rxq_ns = unread ? s->last_ready_ns : 0;
 	if (s->role == DBT_NET_SERVER && s->state == DBT_NET_PENDING)
 		s->state = DBT_NET_READ;

@@ -77,7 +77,9 @@ struct dbt_net_port {
 };
 
 /*
- * Per-socket state (map net_socks, LRU, key: the struct sock address).
+ * Per-socket state: socket-local storage (map net_sk_state) on the typed
+ * paths, freed with the socket; on raw_tp, which cannot use it, the LRU
+ * map net_socks keyed by the struct sock address.
  *
  * Response time, server role: from the first data readable on an idle
  * socket (the request) to the first send after the application read it;
@@ -95,7 +97,7 @@ struct dbt_net_sock {
 	__u8 role;
 	__u8 state;
 	__u32 slot;                    /* its port's slot in net_ports; >= DBT_NET_MAX_PORTS: none */
-	__u32 pad;
+	__u32 set_up;                  /* 1 once role, port and slot are set (storage starts zeroed) */
 	__u64 req_ns;                  /* the outstanding request's start */
 	__u64 next_req_ns;             /* server: the next request, readable while answering */
 	__u64 rxq_ns;                  /* oldest unread data readable since; 0: none */

@@ -42,6 +42,18 @@ static void skel_destroy(void *skel)
 	net_bpf__destroy(skel);
 }
 
+/* Only raw_tp keeps socket state in the LRU hash (the typed variants use
+ * socket-local storage): the others get a one-entry map instead of a
+ * preallocated 32k one. */
+static int skel_prepare(struct plan_handle *h, const struct plan_variant *v)
+{
+	struct net_bpf *s = h->skel;
+
+	if (strcmp(v->suffix, "_raw") == 0)
+		return 0;
+	return bpf_map__set_max_entries(s->maps.net_socks, 1);
+}
+
 static const struct plan_family family = {
 	.name = "net",
 	.variants = variants,
@@ -49,6 +61,7 @@ static const struct plan_family family = {
 	.open = skel_open,
 	.load = skel_load,
 	.destroy = skel_destroy,
+	.prepare = skel_prepare,
 };
 
 int net_collector_open(struct net_collector *c, struct probe_report *rep)

@@ -80,6 +80,12 @@ static int try_variant(const struct plan_family *fam, const struct plan_variant 
 		snprintf(stage, sizeof(stage), "no programs named *%s", v->suffix);
 		goto fail;
 	}
+	if (fam->prepare) {
+		snprintf(stage, sizeof(stage), "prepare");
+		err = fam->prepare(h, v);
+		if (err)
+			goto fail;
+	}
 	snprintf(stage, sizeof(stage), "load");
 	err = fam->load(h->skel);
 	if (err)

@@ -46,6 +46,10 @@ struct plan_family {
 	int (*open)(void **skel, struct bpf_object **obj);
 	int (*load)(void *skel);
 	void (*destroy)(void *skel);
+	/* optional: adjust the opened skeleton (h->skel) for this variant
+	 * before it loads, e.g. shrink a map only another variant uses, or
+	 * share a map with another family's object */
+	int (*prepare)(struct plan_handle *h, const struct plan_variant *v);
 	/* optional: attach the variant's programs where bpf_program__attach()
 	 * cannot (perf_event programs need one perf event per CPU); store the
 	 * links in h->links. NULL: each switched-on program is attached alone. */
