@@ -1,20 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sched family: per-thread on-CPU time, voluntary and involuntary context
- * switches, run-queue delay (wakeup -> on CPU and preempted -> back on CPU)
- * and migrations, aggregated in LRU maps. tp_btf preferred, raw_tp
- * fallback, chosen by the attach plan.
+ * switches, run-queue delay and migrations, plus per interval a run-queue
+ * delay histogram and the CPUs each thread ran on. tp_btf preferred,
+ * raw_tp fallback, chosen by the attach plan.
  *
- * A switch is voluntary when the task left the CPU not runnable
- * (!preempt && prev_state != TASK_RUNNING): exactly the condition under
- * which __schedule() bumps nvcsw, so the counts match
- * /proc/PID/task/TID/status. The idle task (pid 0) is never a thread.
+ * One program on sched_switch does it all, and it counts nothing itself:
+ * the kernel already keeps these numbers per task (see struct
+ * dbt_sched_thread), so the program copies them when a thread leaves the
+ * CPU. They then agree with /proc by construction, including the kernel's
+ * rule for a voluntary switch and its run-queue clock, and the family
+ * needs no wakeup probes: the run-queue wait of the thread coming on is
+ * rq->clock - sched_info.last_queued, the very difference the kernel adds
+ * to run_delay right after this tracepoint (sched_info_arrive() in
+ * context_switch()). Needs CONFIG_SCHED_INFO (Debian: on, through
+ * TASK_DELAY_ACCT). The idle task (pid 0) is never a thread.
+ *
+ * Kernel fields read: task_struct pid, tgid, comm, group_leader, nvcsw,
+ * nivcsw, start_time, se.sum_exec_runtime, se.nr_migrations,
+ * sched_info.run_delay and last_queued; se.cfs_rq->rq->clock, this
+ * CPU's run-queue clock (struct cfs_rq has its rq with
+ * CONFIG_FAIR_GROUP_SCHED, on in Debian's kernels; `runqueues` itself is
+ * no ksym without CONFIG_KALLSYMS_ALL, as on the 6.18 host here).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "dbtrace/sched.h"
+#include "sirq_pending.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -46,8 +60,33 @@ struct {
 	__type(value, struct dbt_sched_stats);
 } sched_stats SEC(".maps");
 
+/* CLOCK_MONOTONIC when the programs were loaded (set by user space): a
+ * thread started after it counts from zero, not from when first seen. */
+const volatile __u64 loaded_ns = 0;
+
 /* Zeroed template for new entries: too large for the BPF stack. */
 const volatile struct dbt_sched_thread zero_thread = {};
+
+/* tp_btf programs read task_struct with plain loads; raw_tp has untyped
+ * pointers and goes through bpf_probe_read_kernel, a helper call per
+ * field. Every caller passes a constant `typed`, so the branch not taken
+ * is compiled out. On the context-switch path helper calls would cost
+ * more than the map work. */
+#define KREAD(typed, p, field) ((typed) ? (p)->field : BPF_CORE_READ(p, field))
+
+/* Copies the 16-byte comm: two plain 8-byte loads when typed (the name
+ * is refreshed at every switch-out, so this runs at every switch). */
+static __always_inline void copy_comm(char dst[16], struct task_struct *t, const bool typed)
+{
+	if (typed) {
+		__u64 *d = (__u64 *)dst;
+
+		d[0] = *(__u64 *)&t->comm[0];
+		d[1] = *(__u64 *)&t->comm[8];
+	} else {
+		bpf_probe_read_kernel_str(dst, 16, t->comm);
+	}
+}
 
 static __always_inline struct dbt_sched_stats *stats(void)
 {
@@ -56,9 +95,10 @@ static __always_inline struct dbt_sched_stats *stats(void)
 	return bpf_map_lookup_elem(&sched_stats, &zero);
 }
 
-static __always_inline struct dbt_sched_thread *thread_of(struct task_struct *t)
+/* The entry of a thread leaving the CPU, made on first sight. */
+static __always_inline struct dbt_sched_thread *thread_of(struct task_struct *t, __u32 tid,
+						       const bool typed)
 {
-	__u32 tid = BPF_CORE_READ(t, pid);
 	struct dbt_sched_thread *th;
 	struct dbt_sched_stats *st;
 
@@ -76,32 +116,92 @@ static __always_inline struct dbt_sched_thread *thread_of(struct task_struct *t)
 	if (st)
 		st->inserts++;
 	th = bpf_map_lookup_elem(&sched_threads, &tid);
-	if (th) {
-		th->pid = BPF_CORE_READ(t, tgid);
-		th->last_cpu = (__u32)-1;
-		bpf_probe_read_kernel_str(th->comm, sizeof(th->comm), t->comm);
-		/* the leader may never run while we watch: name the process now */
-		BPF_CORE_READ_STR_INTO(&th->pcomm, t, group_leader, comm);
+	if (!th)
+		return NULL;
+	th->pid = KREAD(typed, t, tgid);
+	/* the leader may never run while we watch: name the process now */
+	BPF_CORE_READ_STR_INTO(&th->pcomm, t, group_leader, comm);
+	if (KREAD(typed, t, start_time) < loaded_ns) {
+		/* older than dbtrace: what it did before does not count */
+		th->base_oncpu_ns = KREAD(typed, t, se.sum_exec_runtime);
+		th->base_runq_ns = KREAD(typed, t, sched_info.run_delay);
+		th->base_vol = KREAD(typed, t, nvcsw);
+		th->base_invol = KREAD(typed, t, nivcsw);
+		th->base_migrations = KREAD(typed, t, se.nr_migrations);
 	}
 	return th;
 }
 
-static __always_inline void mark_runnable(struct task_struct *t, __u64 now)
+/* The thread leaving the CPU: its counters as the kernel has them now
+ * (__schedule() has charged this run and counted this switch before the
+ * tracepoint), and the softirq time that ran on top of it since it came
+ * on. tid 0: the idle task, which is never a thread and never charged. */
+static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, const bool typed)
 {
+	struct dbt_softirq_pending *p, sirq = {};
 	struct dbt_sched_thread *th;
+	__u32 zero = 0;
 
-	if (!BPF_CORE_READ(t, pid))
+	p = bpf_map_lookup_elem(&sirq_pending, &zero);
+	if (p) {
+		sirq = *p;
+		p->total_ns = p->net_ns = 0;
+	}
+	if (!tid)
 		return;
-	th = thread_of(t);
-	/* a second wakeup of a queued task does not restart its wait */
-	if (th && !th->enq_ns)
-		th->enq_ns = now;
+	th = thread_of(prev, tid, typed);
+	if (!th)
+		return;
+	/* a recycled tid: the old thread's entry goes on for the new one,
+	 * which was born while we watched and counts from zero */
+	if (th->exited) {
+		th->exited = 0;
+		th->pid = KREAD(typed, prev, tgid);
+		BPF_CORE_READ_STR_INTO(&th->pcomm, prev, group_leader, comm);
+		th->base_oncpu_ns = th->base_runq_ns = th->base_vol = th->base_invol = 0;
+		th->base_migrations = 0;
+		th->sirq_ns = th->net_sirq_ns = 0;
+	}
+	th->sirq_ns += sirq.total_ns;
+	th->net_sirq_ns += sirq.net_ns;
+	th->oncpu_ns = KREAD(typed, prev, se.sum_exec_runtime) - th->base_oncpu_ns;
+	th->runq_ns = KREAD(typed, prev, sched_info.run_delay) - th->base_runq_ns;
+	th->vol = KREAD(typed, prev, nvcsw) - th->base_vol;
+	th->invol = KREAD(typed, prev, nivcsw) - th->base_invol;
+	th->migrations = KREAD(typed, prev, se.nr_migrations) - th->base_migrations;
+	/* names change after the first sight (exec, then
+	 * pthread_setname_np): the name it ran under, refreshed as it
+	 * leaves the CPU, keeps every thread's class right */
+	copy_comm(th->comm, prev, typed);
 }
 
-static __always_inline void ran_on(__u32 tid, __u32 cpu, __u64 wait_ns)
+/* This CPU's run-queue clock, through the task about to run here: every
+ * task, of any class, has se.cfs_rq set to its CPU's root or group
+ * cfs_rq. 0 when the kernel lacks the link. */
+static __always_inline __u64 rq_clock_of(struct task_struct *next, const bool typed)
+{
+	if (!bpf_core_field_exists(struct cfs_rq, rq))
+		return 0;
+	if (typed) {
+		struct cfs_rq *cfs = next->se.cfs_rq;
+		struct rq *rq = cfs ? cfs->rq : NULL;
+
+		return rq ? rq->clock : 0;
+	}
+	return BPF_CORE_READ(next, se.cfs_rq, rq, clock);
+}
+
+/* The thread coming on: its run-queue wait and this CPU, for the
+ * interval's histogram and CPU set. */
+static __always_inline void came_on(struct task_struct *next, __u32 tid, __u32 cpu,
+				    const bool typed)
 {
 	struct dbt_sched_ival *iv, fresh = {};
+	__u64 queued = KREAD(typed, next, sched_info.last_queued), wait = 0;
+	__u64 clock = queued ? rq_clock_of(next, typed) : 0;
 
+	if (clock > queued)
+		wait = clock - queued;
 	iv = bpf_map_lookup_elem(&sched_ival, &tid);
 	if (!iv) {
 		bpf_map_update_elem(&sched_ival, &tid, &fresh, BPF_NOEXIST);
@@ -119,142 +219,68 @@ static __always_inline void ran_on(__u32 tid, __u32 cpu, __u64 wait_ns)
 	} else {
 		iv->cpus_beyond = 1;
 	}
-	if (wait_ns) {
-		iv->runq_hist[dbt_log2_slot(wait_ns / 1000)]++;
-		if (wait_ns > iv->runq_max_ns)
-			iv->runq_max_ns = wait_ns;
+	if (queued && clock) {
+		iv->runq_hist[dbt_log2_slot(wait / 1000)]++;
+		if (wait > iv->runq_max_ns)
+			iv->runq_max_ns = wait;
 	}
 }
 
-static __always_inline void on_switch(bool preempt, struct task_struct *prev,
-				      struct task_struct *next, unsigned int prev_state)
+static __always_inline void on_switch(struct task_struct *prev, struct task_struct *next,
+				      const bool typed)
 {
-	__u64 now = bpf_ktime_get_ns();
 	__u32 cpu = bpf_get_smp_processor_id(), zero = 0;
-	struct dbt_sched_thread *th;
+	__u32 prev_tid = KREAD(typed, prev, pid);
+	__u32 next_tid = KREAD(typed, next, pid);
 	struct dbt_sched_cur *cur;
-	__u32 next_tid = BPF_CORE_READ(next, pid);
 
-	if (BPF_CORE_READ(prev, pid)) {
-		th = thread_of(prev);
-		if (th) {
-			if (th->since_ns && now > th->since_ns)
-				th->oncpu_ns += now - th->since_ns;
-			th->since_ns = 0;
-			/* names change after the first sight (exec, then
-			 * pthread_setname_np): the name it ran under, refreshed
-			 * as it leaves the CPU, keeps every thread's class right */
-			bpf_probe_read_kernel_str(th->comm, sizeof(th->comm), prev->comm);
-			if (!preempt && prev_state) {
-				th->vol++;
-			} else {
-				/* still runnable: its run-queue wait starts now */
-				th->invol++;
-				th->enq_ns = now;
-			}
-		}
-	}
-
+	left_cpu(prev, prev_tid, typed);
 	cur = bpf_map_lookup_elem(&sched_cur, &zero);
 	if (cur) {
 		cur->tid = next_tid;
-		cur->since_ns = now;
+		cur->since_ns = bpf_ktime_get_ns();
 	}
-	if (!next_tid)
-		return;
-	th = thread_of(next);
-	if (!th)
-		return;
-	{
-		__u64 wait = 0;
-
-		if (th->enq_ns && now > th->enq_ns) {
-			wait = now - th->enq_ns;
-			th->runq_ns += wait;
-		}
-		th->enq_ns = 0;
-		th->since_ns = now;
-		if (th->last_cpu != cpu && th->last_cpu != (__u32)-1)
-			th->migrations++;
-		th->last_cpu = cpu;
-		/* a recycled tid: the old thread's entry starts over */
-		if (th->exited) {
-			th->exited = 0;
-			th->pid = BPF_CORE_READ(next, tgid);
-			BPF_CORE_READ_STR_INTO(&th->pcomm, next, group_leader, comm);
-		}
-
-		ran_on(next_tid, cpu, wait);
-	}
+	if (next_tid)
+		came_on(next, next_tid, cpu, typed);
 }
 
-static __always_inline void on_exit(struct task_struct *t)
+static __always_inline void on_exit(struct task_struct *t, const bool typed)
 {
-	__u32 tid = BPF_CORE_READ(t, pid);
+	__u32 tid = KREAD(typed, t, pid);
 	struct dbt_sched_thread *th = bpf_map_lookup_elem(&sched_threads, &tid);
 
-	/* user space deletes it one interval later, after the last switch-out */
+	/* user space deletes it one interval later, after the last
+	 * switch-out has copied the final counters */
 	if (th)
 		th->exited = 1;
 }
 
-/* tp_btf: typed arguments. sched_switch has carried prev_state since 5.18;
- * both kernels dbtrace is tested on (6.1, 6.18) have it. */
+/* tp_btf: typed arguments. */
 SEC("?tp_btf/sched_switch")
-int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev,
-	     struct task_struct *next, unsigned int prev_state)
+int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	on_switch(preempt, prev, next, prev_state);
-	return 0;
-}
-
-SEC("?tp_btf/sched_wakeup")
-int BPF_PROG(sched_wakeup_btf, struct task_struct *p)
-{
-	mark_runnable(p, bpf_ktime_get_ns());
-	return 0;
-}
-
-SEC("?tp_btf/sched_wakeup_new")
-int BPF_PROG(sched_wknew_btf, struct task_struct *p)
-{
-	mark_runnable(p, bpf_ktime_get_ns());
+	on_switch(prev, next, true);
 	return 0;
 }
 
 SEC("?tp_btf/sched_process_exit")
 int BPF_PROG(sched_exit_btf, struct task_struct *p)
 {
-	on_exit(p);
+	on_exit(p, true);
 	return 0;
 }
 
 /* raw_tp: the same argument array, read without BTF typing. */
 SEC("?raw_tp/sched_switch")
-int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev,
-	     struct task_struct *next, unsigned int prev_state)
+int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	on_switch(preempt, prev, next, prev_state);
-	return 0;
-}
-
-SEC("?raw_tp/sched_wakeup")
-int BPF_PROG(sched_wakeup_raw, struct task_struct *p)
-{
-	mark_runnable(p, bpf_ktime_get_ns());
-	return 0;
-}
-
-SEC("?raw_tp/sched_wakeup_new")
-int BPF_PROG(sched_wknew_raw, struct task_struct *p)
-{
-	mark_runnable(p, bpf_ktime_get_ns());
+	on_switch(prev, next, false);
 	return 0;
 }
 
 SEC("?raw_tp/sched_process_exit")
 int BPF_PROG(sched_exit_raw, struct task_struct *p)
 {
-	on_exit(p);
+	on_exit(p, false);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "dbtrace/softirq.h"
+#include "sirq_pending.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -39,32 +40,22 @@ struct {
 	__type(value, struct dbt_softirq_state);
 } softirq_state SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, DBT_SOFTIRQ_CHARGE_MAX);
-	__type(key, __u32);
-	__type(value, struct dbt_softirq_charge);
-} softirq_charge SEC(".maps");
-
-/* Charges a finished handler run to the task it interrupted: in softirq
- * context "current" is that task (or ksoftirqd, or the idle task). */
+/* Leaves a finished handler run for the sched family to charge to the
+ * task it interrupted (bpf/sirq_pending.bpf.h): in softirq context that
+ * task (or ksoftirqd, or the idle task) is "current" until this CPU's next
+ * switch. A plain add: the switch that empties it runs with interrupts
+ * off, so it never cuts into this. */
 static __always_inline void charge(unsigned int vec, __u64 ns)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct dbt_softirq_charge *c, fresh = {};
+	struct dbt_softirq_pending *p;
+	__u32 zero = 0;
 
-	if (!tid || !ns)
+	p = bpf_map_lookup_elem(&sirq_pending, &zero);
+	if (!p)
 		return;
-	c = bpf_map_lookup_elem(&softirq_charge, &tid);
-	if (!c) {
-		bpf_map_update_elem(&softirq_charge, &tid, &fresh, BPF_NOEXIST);
-		c = bpf_map_lookup_elem(&softirq_charge, &tid);
-		if (!c)
-			return;
-	}
-	__sync_fetch_and_add(&c->total_ns, ns);
+	p->total_ns += ns;
 	if (vec == DBT_SOFTIRQ_NET_RX || vec == DBT_SOFTIRQ_NET_TX)
-		__sync_fetch_and_add(&c->net_ns, ns);
+		p->net_ns += ns;
 }
 
 static __always_inline int lookup(struct dbt_softirq_cpu **st, struct dbt_softirq_state **s)

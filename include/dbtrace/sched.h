@@ -18,7 +18,14 @@
  * higher CPU sets cpus_beyond instead (reported, never silently dropped). */
 #define DBT_SCHED_CPU_WORDS 4
 
-/* Cumulative per-thread counters (map sched_threads, key: tid). */
+/* Per-thread counters since dbtrace first saw the thread (map
+ * sched_threads, key: tid). They are the kernel's own per-task accounting,
+ * copied at each switch-out, so they agree with /proc/PID/task/TID:
+ * on-CPU = se.sum_exec_runtime (utime+stime before scaling), run-queue
+ * time = sched_info.run_delay (/proc/.../schedstat), switches =
+ * nvcsw/nivcsw (voluntary_ctxt_switches...), migrations =
+ * se.nr_migrations. A thread born after dbtrace started counts from
+ * zero; an older one from its values when first seen. */
 struct dbt_sched_thread {
 	__u32 pid;                    /* thread group id */
 	__u32 exited;                 /* sched_process_exit seen */
@@ -28,12 +35,12 @@ struct dbt_sched_thread {
 	__u64 runq_ns;                /* runnable but waiting for a CPU */
 	__u64 vol;                    /* left the CPU not runnable (slept, blocked) */
 	__u64 invol;                  /* preempted while runnable */
-	__u64 migrations;             /* ran on another CPU than last time */
-	/* bookkeeping between events */
-	__u64 enq_ns;                 /* became runnable (woken or preempted); 0: not queued */
-	__u64 since_ns;               /* switched in at */
-	__u32 last_cpu;
-	__u32 pad;
+	__u64 migrations;             /* moved to another CPU */
+	/* softirq time that ran on top of it (from the softirq family's
+	 * sirq_pending; 0 without that family) */
+	__u64 sirq_ns, net_sirq_ns;
+	/* the kernel's values when first seen, subtracted from the above */
+	__u64 base_oncpu_ns, base_runq_ns, base_vol, base_invol, base_migrations;
 };
 
 /* Per-interval data (map sched_ival, key: tid), read and deleted by user

@@ -46,11 +46,12 @@ struct dbt_softirq_cpu {
 	__u64 unmatched;
 };
 
-/* Softirq time charged to the task it interrupted (map softirq_charge,
- * key: tid; the idle task is never charged). A thread's on-CPU time
- * includes these: the share is what the thread lost to softirqs. */
-#define DBT_SOFTIRQ_CHARGE_MAX 65536
-struct dbt_softirq_charge {
+/* Softirq time that ran on top of the current task and is not yet
+ * charged to it (map sirq_pending, per CPU; bpf/sirq_pending.bpf.h). The
+ * sched family moves it into struct dbt_sched_thread when the task leaves
+ * the CPU; the idle task is never charged. A thread's on-CPU time includes
+ * these: the share is what the thread lost to softirqs. */
+struct dbt_softirq_pending {
 	__u64 total_ns;
 	__u64 net_ns;                      /* NET_RX + NET_TX */
 };

@@ -28,7 +28,8 @@ int collectors_open(struct collectors *c, const struct dbt_config *cfg)
 	if (!c->reports[FAM_SOFTIRQ].disabled)
 		c->on[FAM_SOFTIRQ] = !softirq_collector_open(&c->softirq, &c->reports[FAM_SOFTIRQ]);
 	if (!c->reports[FAM_SCHED].disabled)
-		c->on[FAM_SCHED] = !sched_collector_open(&c->sched, &c->reports[FAM_SCHED]);
+		c->on[FAM_SCHED] = !sched_collector_open(&c->sched, &c->reports[FAM_SCHED],
+							 c->on[FAM_SOFTIRQ] ? c->softirq.pending_fd : -1);
 	if (!c->reports[FAM_CLOCK].disabled)
 		c->on[FAM_CLOCK] = !clock_collector_open(&c->clock, cfg ? cfg->sample_hz : 0,
 							 &c->reports[FAM_CLOCK]);
@@ -63,8 +64,6 @@ int collectors_snapshot(struct collectors *c, struct world_snapshot *w)
 	w->have_sched = c->on[FAM_SCHED];
 	if (w->have_sched) {
 		err = sched_collector_read(&c->sched, &w->sched);
-		if (!err && c->on[FAM_SOFTIRQ])
-			err = softirq_collector_charge(&c->softirq, &w->sched);
 		if (err)
 			return err;
 	}

@@ -3,6 +3,7 @@
 #include "core/bpf_percpu.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
+#include "dbtrace/softirq.h"
 #include "sched.skel.h"
 
 #include <bpf/bpf.h>
@@ -28,12 +29,30 @@ static int skel_open(void **skel, struct bpf_object **obj)
 
 static int skel_load(void *skel)
 {
+	struct sched_bpf *s = skel;
+
+	/* threads born from now on count from zero (bpf/sched.bpf.c) */
+	s->rodata->loaded_ns = mono_ns();
 	return sched_bpf__load(skel);
 }
 
 static void skel_destroy(void *skel)
 {
 	sched_bpf__destroy(skel);
+}
+
+/* Softirq time reaches threads through the softirq family's per-CPU
+ * sirq_pending map (bpf/sirq_pending.bpf.h): this object uses that map
+ * instead of its own. */
+static int skel_prepare(struct plan_handle *h, const struct plan_variant *v)
+{
+	struct sched_collector *c = h->ctx;
+	struct sched_bpf *s = h->skel;
+
+	(void)v;
+	if (c->sirq_pending_fd < 0)
+		return 0;
+	return bpf_map__reuse_fd(s->maps.sirq_pending, c->sirq_pending_fd);
 }
 
 static const struct plan_family family = {
@@ -43,20 +62,24 @@ static const struct plan_family family = {
 	.open = skel_open,
 	.load = skel_load,
 	.destroy = skel_destroy,
+	.prepare = skel_prepare,
 };
 
-int sched_collector_open(struct sched_collector *c, struct probe_report *rep)
+int sched_collector_open(struct sched_collector *c, struct probe_report *rep, int sirq_pending_fd)
 {
 	struct sched_bpf *s;
 	int err;
 
 	memset(c, 0, sizeof(*c));
+	c->sirq_pending_fd = sirq_pending_fd;
+	c->h.ctx = c;
 	c->ncpus = percpu_ncpus();
 	if (c->ncpus <= 0)
 		return c->ncpus ? c->ncpus : -EINVAL;
 	c->cur = calloc((size_t)c->ncpus, sizeof(*c->cur));
 	c->stats = calloc((size_t)c->ncpus, sizeof(*c->stats));
-	if (!c->cur || !c->stats) {
+	c->pending = calloc((size_t)c->ncpus, sizeof(*c->pending));
+	if (!c->cur || !c->stats || !c->pending) {
 		sched_collector_close(c);
 		return -ENOMEM;
 	}
@@ -70,6 +93,7 @@ int sched_collector_open(struct sched_collector *c, struct probe_report *rep)
 	c->ival_fd = bpf_map__fd(s->maps.sched_ival);
 	c->cur_fd = bpf_map__fd(s->maps.sched_cur);
 	c->stats_fd = bpf_map__fd(s->maps.sched_stats);
+	c->pending_fd = bpf_map__fd(s->maps.sirq_pending);
 	return 0;
 }
 
@@ -102,6 +126,8 @@ static int take_threads(void *arg, uint32_t n)
 		t->vol = tv->vol;
 		t->invol = tv->invol;
 		t->migrations = tv->migrations;
+		t->sirq_ns = tv->sirq_ns;
+		t->net_sirq_ns = tv->net_sirq_ns;
 	}
 	return 0;
 }
@@ -156,6 +182,8 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 	snap->ival = NULL;
 	snap->mono_ns = mono_ns();
 	err = percpu_lookup(c->cur_fd, &zero, c->cur, sizeof(*c->cur));
+	if (!err)
+		err = percpu_lookup(c->pending_fd, &zero, c->pending, sizeof(*c->pending));
 	if (err)
 		return err;
 	err = bpf_hash_stream(c->threads_fd, c->keys, c->chunk.thread, SCHED_CHUNK, false,
@@ -173,8 +201,12 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 		if (!c->cur[cpu].tid || c->cur[cpu].since_ns > snap->mono_ns)
 			continue;
 		i = sched_snapshot_index(snap, c->cur[cpu].tid);
-		if (i >= 0)
-			snap->t[i].oncpu_ns += snap->mono_ns - c->cur[cpu].since_ns;
+		if (i < 0)
+			continue;
+		snap->t[i].oncpu_ns += snap->mono_ns - c->cur[cpu].since_ns;
+		/* and the softirq time on top of it, charged at its switch-out */
+		snap->t[i].sirq_ns += c->pending[cpu].total_ns;
+		snap->t[i].net_sirq_ns += c->pending[cpu].net_ns;
 	}
 
 	if (snap->n > c->ival_cap) {
@@ -221,6 +253,7 @@ void sched_collector_close(struct sched_collector *c)
 	free(c->ival);
 	free(c->cur);
 	free(c->stats);
+	free(c->pending);
 	free(c->exited);
 	memset(c, 0, sizeof(*c));
 }

@@ -11,7 +11,8 @@
 
 struct sched_collector {
 	struct plan_handle h;
-	int threads_fd, ival_fd, cur_fd, stats_fd;
+	int threads_fd, ival_fd, cur_fd, stats_fd, pending_fd;
+	int sirq_pending_fd;           /* the softirq family's map to share; -1: none */
 	int ncpus;
 	/* one chunk of a batch read; maps are streamed, never copied whole */
 	uint32_t keys[SCHED_CHUNK];
@@ -23,6 +24,7 @@ struct sched_collector {
 	struct dbt_sched_ival *ival;
 	int ival_cap;
 	struct dbt_sched_cur *cur;     /* ncpus */
+	struct dbt_softirq_pending *pending;  /* ncpus */
 	struct dbt_sched_stats *stats; /* ncpus */
 	/* exited threads seen at the previous read: deleted at this one, so
 	 * their last switch-out is counted before they go */
@@ -31,7 +33,9 @@ struct sched_collector {
 	uint64_t deleted;              /* entries removed by us, so far */
 };
 
-int sched_collector_open(struct sched_collector *c, struct probe_report *rep);
+/* sirq_pending_fd: the softirq family's sirq_pending map (softirq time is
+ * charged to threads through it), or -1 when that family is off. */
+int sched_collector_open(struct sched_collector *c, struct probe_report *rep, int sirq_pending_fd);
 /* Fills snap (emptied first) and sorts it by tid. */
 int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap);
 uint64_t sched_collector_lost(const struct sched_collector *c);

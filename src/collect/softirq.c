@@ -1,5 +1,4 @@
 #include "collect/softirq.h"
-#include "core/bpf_batch.h"
 #include "core/bpf_percpu.h"
 #include "softirq.skel.h"
 
@@ -60,7 +59,7 @@ int softirq_collector_open(struct softirq_collector *c, struct probe_report *rep
 		return err;
 	}
 	c->stats_fd = bpf_map__fd(((struct softirq_bpf *)c->h.skel)->maps.softirq_stats);
-	c->charge_fd = bpf_map__fd(((struct softirq_bpf *)c->h.skel)->maps.softirq_charge);
+	c->pending_fd = bpf_map__fd(((struct softirq_bpf *)c->h.skel)->maps.sirq_pending);
 	return 0;
 }
 
@@ -76,34 +75,6 @@ int softirq_collector_read(struct softirq_collector *c, struct cpu_snapshot *sna
 	for (int cpu = 0; cpu < n; cpu++)
 		snap->cpu[cpu].sirq = c->buf[cpu];
 	return 0;
-}
-
-struct charge_ctx {
-	struct softirq_collector *c;
-	struct sched_snapshot *snap;
-};
-
-static int take_charges(void *arg, uint32_t n)
-{
-	struct charge_ctx *cc = arg;
-
-	for (uint32_t i = 0; i < n; i++) {
-		int idx = sched_snapshot_index(cc->snap, cc->c->keys[i]);
-
-		if (idx < 0)
-			continue;
-		cc->snap->t[idx].sirq_ns = cc->c->charges[i].total_ns;
-		cc->snap->t[idx].net_sirq_ns = cc->c->charges[i].net_ns;
-	}
-	return 0;
-}
-
-int softirq_collector_charge(struct softirq_collector *c, struct sched_snapshot *snap)
-{
-	struct charge_ctx cc = { c, snap };
-
-	return bpf_hash_stream(c->charge_fd, c->keys, c->charges, 256, false,
-			       DBT_SOFTIRQ_CHARGE_MAX, take_charges, &cc);
 }
 
 uint64_t softirq_collector_lost(const struct softirq_collector *c)

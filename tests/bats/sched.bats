@@ -35,11 +35,6 @@ proc_counts() {
 
 now_s() { date +%s.%N; }
 
-# Steal ticks summed over all CPUs (/proc/stat's 8th "cpu" value). With
-# CONFIG_PARAVIRT_TIME_ACCOUNTING the kernel leaves the time a hypervisor
-# stole out of a thread's utime+stime, while a thread is on its CPU for
-# dbtrace (and for perf sched, cpudist) the whole time.
-steal_ticks() { awk '$1 == "cpu" { print $9; exit }' /proc/stat; }
 
 # |a-b| <= max(pct% of b, floor)
 close_to() {
@@ -62,14 +57,11 @@ class_field() {   # file class field
 # must agree. (Comparing rates over two windows that differ by the
 # polling delay fails on bursty loads; whole lifetimes do not.)
 # bats test_tags=vm,rt
-@test "per-class switches and on-CPU time agree with /proc within 10%" {
+@test "per-class switches and on-CPU time agree with /proc" {
 	local out="$SCRATCH/run.json"
 	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 7 -i 1 --comm thread_pool -o "$out"
 	wait_for_text "$SCRATCH/err" "capturing to"
-	local steal0 steal1
-	steal0="$(steal_ticks)"
 	"$TOOLS/thread_pool" -n 4 -d 4 -c 0-1 >"$SCRATCH/pool.out"
-	steal1="$(steal_ticks)"
 	wait "$BG_PID"; BG_PID=
 	"$VALIDATE" "$out"
 	cat "$SCRATCH/pool.out"
@@ -84,21 +76,20 @@ class_field() {   # file class field
 		echo "$cls $field: dbtrace $got, kernel $want"
 		close_to "$got" "$want" "$4" "$5"
 	}
-	check TNT_L0_1002 csw_involuntary_per_s invol 10 20
-	check TNT_L0_1002 csw_voluntary_per_s vol 10 20
-	check RpcIO csw_voluntary_per_s vol 10 20
-	check RpcIO csw_involuntary_per_s invol 10 20
-	# on-CPU: dbtrace's % of one core x seconds against utime+stime ticks,
-	# plus whatever the hypervisor stole meanwhile (at most all of it went
-	# to these threads; a quiet VM steals nothing and the bound is 10%)
-	local cpu_s want_s stolen_s
+	check TNT_L0_1002 csw_involuntary_per_s invol 1 20
+	check TNT_L0_1002 csw_voluntary_per_s vol 1 20
+	check RpcIO csw_voluntary_per_s vol 1 20
+	check RpcIO csw_involuntary_per_s invol 1 20
+	# on-CPU: dbtrace's % of one core x seconds against utime+stime ticks.
+	# Both are the kernel's sum_exec_runtime (utime+stime are scaled to
+	# it), so neither has the time a hypervisor stole: only the ticks'
+	# rounding differs.
+	local cpu_s want_s
 	cpu_s="$(class_field "$out" TNT_L0_1002 oncpu_pct | awk -v s="$secs" '{ print $1 * s / 100 }')"
 	want_s="$(sed -n 's/^count TNT_L0_1002 .*cpu_ticks=\([0-9]*\).*/\1/p' "$SCRATCH/pool.out" |
 		awk -v hz="$hz" '{ print $1 / hz }')"
-	stolen_s="$(awk -v a="$steal0" -v b="$steal1" -v hz="$hz" 'BEGIN { print (b - a) / hz }')"
-	echo "TNT_L0_1002 on-CPU seconds: dbtrace $cpu_s, kernel $want_s, stolen meanwhile $stolen_s"
-	awk -v a="$cpu_s" -v w="$want_s" -v st="$stolen_s" \
-		'BEGIN { t = w * 0.10; if (t < 0.05) t = 0.05; exit !(a >= w - t && a <= w + st + t) }'
+	echo "TNT_L0_1002 on-CPU seconds: dbtrace $cpu_s, kernel $want_s"
+	close_to "$cpu_s" "$want_s" 5 0.05
 	[ "$(class_field "$out" TNT_L0_1002 threads)" -eq 4 ]
 	[ "$(class_field "$out" RpcIO threads)" -eq 2 ]
 	jq -e ".processes[] | select(.pid == $POOL) | .cpus_allowed == \"0-1\"" "$out"
