@@ -236,10 +236,8 @@ static __always_inline void on_switch(struct task_struct *prev, struct task_stru
 
 	left_cpu(prev, prev_tid, typed);
 	cur = bpf_map_lookup_elem(&sched_cur, &zero);
-	if (cur) {
+	if (cur)
 		cur->tid = next_tid;
-		cur->since_ns = bpf_ktime_get_ns();
-	}
 	if (next_tid)
 		came_on(next, next_tid, cpu, typed);
 }

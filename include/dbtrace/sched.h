@@ -31,7 +31,7 @@ struct dbt_sched_thread {
 	__u32 exited;                 /* sched_process_exit seen */
 	char comm[16];
 	char pcomm[16];               /* the process's (group leader's) comm */
-	__u64 oncpu_ns;               /* completed runs; the running one is in sched_cur */
+	__u64 oncpu_ns;               /* completed runs; see struct dbt_sched_cur for the running one */
 	__u64 runq_ns;                /* runnable but waiting for a CPU */
 	__u64 vol;                    /* left the CPU not runnable (slept, blocked) */
 	__u64 invol;                  /* preempted while runnable */
@@ -54,11 +54,13 @@ struct dbt_sched_ival {
 };
 
 /* What each CPU is running now (per-CPU array, one element), so a thread
- * that has not left the CPU for seconds still shows its on-CPU time. */
+ * that has not left the CPU for seconds still shows its on-CPU time: user
+ * space reads that thread's running total from /proc/TID/schedstat. (A
+ * clock read per switch to time the run here would cost the switch more
+ * than all its other work: about 75 ns in the VMs measured.) */
 struct dbt_sched_cur {
 	__u32 tid;                    /* 0: idle */
 	__u32 pad;
-	__u64 since_ns;
 };
 
 /* Per-CPU counters of the family itself. */

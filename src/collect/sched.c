@@ -4,6 +4,7 @@
 #include "core/log.h"
 #include "core/loop_fds.h"
 #include "dbtrace/softirq.h"
+#include "sysinfo/procfile.h"
 #include "sched.skel.h"
 
 #include <bpf/bpf.h>
@@ -170,6 +171,44 @@ static void delete_exited(struct sched_collector *c)
 	c->n_exited = 0;
 }
 
+/* The kernel's running total of a thread's on-CPU time
+ * (se.sum_exec_runtime, brought up to date at every tick while it runs). */
+static int read_runtime(uint32_t tid, uint64_t *ns)
+{
+	char path[64], line[128];
+	unsigned long long v;
+
+	snprintf(path, sizeof(path), "/proc/%u/schedstat", tid);
+	if (procfile_line(NULL, path, line, sizeof(line)) || sscanf(line, "%llu", &v) != 1)
+		return -1;
+	*ns = v;
+	return 0;
+}
+
+/* The thread running on cpu now: its run so far (the map has its runs up
+ * to its last switch-out), and the softirq time on top of it, charged to
+ * it at its next switch-out. A thread that exited meanwhile keeps its
+ * counts from the map. */
+static void add_running(struct sched_collector *c, struct sched_snapshot *snap, int cpu)
+{
+	uint32_t tid = c->cur[cpu].tid;
+	struct dbt_sched_thread tv;
+	uint64_t total;
+	int i;
+
+	if (!tid)
+		return;
+	i = sched_snapshot_index(snap, tid);
+	if (i < 0)
+		return;
+	snap->t[i].sirq_ns += c->pending[cpu].total_ns;
+	snap->t[i].net_sirq_ns += c->pending[cpu].net_ns;
+	if (read_runtime(tid, &total) || bpf_map_lookup_elem(c->threads_fd, &tid, &tv))
+		return;
+	if (total > tv.base_oncpu_ns && total - tv.base_oncpu_ns > snap->t[i].oncpu_ns)
+		snap->t[i].oncpu_ns = total - tv.base_oncpu_ns;
+}
+
 int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 {
 	struct take_ctx tc = { c, snap };
@@ -194,20 +233,8 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 	for (int i = 0; i < snap->n; i++)
 		if (snap->t[i].exited)
 			add_exited(c, snap->t[i].tid);
-	/* the run in progress on each CPU counts up to now */
-	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		int i;
-
-		if (!c->cur[cpu].tid || c->cur[cpu].since_ns > snap->mono_ns)
-			continue;
-		i = sched_snapshot_index(snap, c->cur[cpu].tid);
-		if (i < 0)
-			continue;
-		snap->t[i].oncpu_ns += snap->mono_ns - c->cur[cpu].since_ns;
-		/* and the softirq time on top of it, charged at its switch-out */
-		snap->t[i].sirq_ns += c->pending[cpu].total_ns;
-		snap->t[i].net_sirq_ns += c->pending[cpu].net_ns;
-	}
+	for (int cpu = 0; cpu < c->ncpus; cpu++)
+		add_running(c, snap, cpu);
 
 	if (snap->n > c->ival_cap) {
 		struct dbt_sched_ival *iv = realloc(c->ival, sizeof(*iv) * (size_t)snap->n);
