@@ -70,8 +70,10 @@ struct dbt_net_port_key {
 /* Cumulative per port, role and CPU (map net_ports, per-CPU array,
  * indexed by the slot net_port_slot gives the port's key). */
 struct dbt_net_port {
-	__u64 requests;                /* response-time samples */
-	__u64 reads;                   /* rx-queue samples (receive calls that returned data) */
+	__u64 requests;                /* requests answered (server) or replies received (client) */
+	__u64 reads;                   /* receive calls that returned data */
+	/* weighted: under load one measurement in four is timed and counts
+	 * four times (bpf/net.bpf.c), so the totals approximate the counts */
 	__u64 resp_hist[DBT_HIST_SLOTS];  /* response time, log2 µs */
 	__u64 rxq_hist[DBT_HIST_SLOTS];   /* rx socket-queue wait, log2 µs */
 };
@@ -97,7 +99,12 @@ struct dbt_net_sock {
 	__u8 role;
 	__u8 state;
 	__u32 slot;                    /* its port's slot in net_ports; >= DBT_NET_MAX_PORTS: none */
-	__u32 set_up;                  /* 1 once role, port and slot are set (storage starts zeroed) */
+	__u8 set_up;                   /* 1 once role, port and slot are set (storage starts zeroed) */
+	/* each stamp's weight: 0 when its time was not read (the stamp is
+	 * then 1), else how many measurements it stands for (load sampling
+	 * in bpf/net.bpf.c) */
+	__u8 req_w, next_req_w, rxq_w, ready_w;
+	__u8 pad[3];
 	__u64 req_ns;                  /* the outstanding request's start */
 	__u64 next_req_ns;             /* server: the next request, readable while answering */
 	__u64 rxq_ns;                  /* oldest unread data readable since; 0: none */
