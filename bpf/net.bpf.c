@@ -36,6 +36,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
 #include "dbtrace/net.h"
+#include "load_sample.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -312,55 +313,20 @@ static __always_inline void on_xmit(struct sk_buff *skb, int rc, struct net_devi
 
 /* --- sockets ----------------------------------------------------------- */
 
-/* Clock reads under load. A clock read costs more than all the rest a
- * socket program does (60-75 ns against 20-30 on the VMs measured), and a
- * request and its reply take six on each end. Past NET_BUSY_PER_MS
- * measurement starts per millisecond on a CPU (counted per jiffy, which
- * costs no clock read), one start in four is timed, drawn at random, and
- * counts for four in its histogram: percentiles and histogram counts stay
- * unbiased, and the counts of requests and reads stay exact. Below that
- * rate every request and read is timed. */
-#define NET_BUSY_PER_MS 20
-#define NET_BUSY_KEEP 4                /* one in this many, a power of 2 */
-#define UNTIMED 1                      /* a stamp whose time was not read */
-
-extern unsigned int CONFIG_HZ __kconfig __weak;
-
-struct busy_window {
-	__u64 jiffy;
-	__u64 starts;
-	__u64 rnd;                     /* xorshift64 state: a draw without a helper call */
-};
-
+/* Under load one request or read in four is timed (bpf/load_sample.bpf.h):
+ * a request and its reply take six clock reads on each end otherwise. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct busy_window);
+	__type(value, struct dbt_busy_window);
 } net_busy SEC(".maps");
 
-/* The weight of a measurement starting now: 1 (timed), NET_BUSY_KEEP
- * (timed for that many, under load) or 0 (not timed). */
 static __always_inline __u8 start_weight(void)
 {
-	__u32 zero = 0, hz = CONFIG_HZ ? CONFIG_HZ : 250;
-	struct busy_window *b = bpf_map_lookup_elem(&net_busy, &zero);
-	__u64 j = bpf_jiffies64();
+	__u32 zero = 0;
 
-	if (!b)
-		return 1;
-	if (b->jiffy != j) {
-		b->jiffy = j;
-		b->starts = 0;
-	}
-	if (++b->starts <= NET_BUSY_PER_MS * 1000 / hz)
-		return 1;
-	if (!b->rnd)
-		b->rnd = bpf_get_prandom_u32() | 1;
-	b->rnd ^= b->rnd << 13;
-	b->rnd ^= b->rnd >> 7;
-	b->rnd ^= b->rnd << 17;
-	return (b->rnd >> 32) & (NET_BUSY_KEEP - 1) ? 0 : NET_BUSY_KEEP;
+	return dbt_start_weight(bpf_map_lookup_elem(&net_busy, &zero));
 }
 
 /* A TCP socket with a connection (not a listener). */
@@ -510,7 +476,7 @@ static __always_inline void on_ready(struct sock *sk, const bool typed)
 	w = start_weight();
 	if (w || (s->role == DBT_NET_CLIENT && s->state == DBT_NET_SENT && s->req_w))
 		now = bpf_ktime_get_ns();
-	stamp = w ? now : UNTIMED;
+	stamp = w ? now : DBT_UNTIMED;
 	if (!s->rxq_ns) {
 		s->rxq_ns = stamp;
 		s->rxq_w = w;
@@ -596,7 +562,7 @@ static __always_inline void on_send(struct sock *sk, const bool typed)
 		}
 	} else if (s->state == DBT_NET_IDLE) {
 		s->req_w = start_weight();
-		s->req_ns = s->req_w ? bpf_ktime_get_ns() : UNTIMED;
+		s->req_ns = s->req_w ? bpf_ktime_get_ns() : DBT_UNTIMED;
 		s->state = DBT_NET_SENT;
 	}
 }

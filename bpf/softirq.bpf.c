@@ -10,6 +10,7 @@
 #include <bpf/bpf_tracing.h>
 #include "dbtrace/softirq.h"
 #include "sirq_pending.bpf.h"
+#include "load_sample.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -58,6 +59,15 @@ static __always_inline void charge(unsigned int vec, __u64 ns)
 		p->net_ns += ns;
 }
 
+/* Under load one raise in four is timed for the raise->entry wait
+ * (bpf/load_sample.bpf.h); raises, entries and handler time stay exact. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dbt_busy_window);
+} softirq_busy SEC(".maps");
+
 static __always_inline int lookup(struct dbt_softirq_cpu **st, struct dbt_softirq_state **s)
 {
 	__u32 zero = 0;
@@ -77,8 +87,13 @@ static __always_inline void on_raise(unsigned int vec)
 	st->raises[vec]++;
 	/* a vector already pending runs once for all its raises: the wait
 	 * that matters is the oldest one */
-	if (!s->raised_ns[vec])
-		s->raised_ns[vec] = bpf_ktime_get_ns();
+	if (!s->raised_ns[vec]) {
+		__u32 zero = 0;
+		__u8 w = dbt_start_weight(bpf_map_lookup_elem(&softirq_busy, &zero));
+
+		s->raised_w[vec] = w;
+		s->raised_ns[vec] = w ? bpf_ktime_get_ns() : DBT_UNTIMED;
+	}
 }
 
 static __always_inline void on_entry(unsigned int vec)
@@ -93,9 +108,9 @@ static __always_inline void on_entry(unsigned int vec)
 		st->unmatched++;
 	st->entries[vec]++;
 	if (s->raised_ns[vec]) {
-		__u64 wait_us = (now - s->raised_ns[vec]) / 1000;
-
-		st->wait_hist[vec][dbt_log2_slot(wait_us)]++;
+		if (s->raised_w[vec] && now > s->raised_ns[vec])
+			st->wait_hist[vec][dbt_log2_slot((now - s->raised_ns[vec]) / 1000)] +=
+				s->raised_w[vec];
 		s->raised_ns[vec] = 0;
 	}
 	s->sirq_start_ns = now;

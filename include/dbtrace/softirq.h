@@ -61,7 +61,9 @@ struct dbt_softirq_state {
 	__u64 sirq_start_ns;
 	__u64 hardirq_ns_at_start;         /* to subtract nested hardirq time */
 	__u64 hirq_start_ns;
-	__u64 raised_ns[DBT_SOFTIRQ_VECS]; /* 0: not pending */
+	__u64 raised_ns[DBT_SOFTIRQ_VECS]; /* 0: not pending; 1: pending, not timed */
+	__u8 raised_w[DBT_SOFTIRQ_VECS];   /* the wait's weight (bpf/load_sample.bpf.h) */
+	__u8 pad[6];
 	__u32 sirq_vec;
 	__u32 in_sirq;
 };

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Clock reads under load. On the VMs measured a clock read
+ * (bpf_ktime_get_ns) costs 60-75 ns, more than all the rest a socket or
+ * softirq-raise program does, so where a latency distribution is all a
+ * clock read buys, it is sampled under load: past DBT_BUSY_PER_MS
+ * measurement starts per millisecond on a CPU (counted per jiffy, which
+ * needs no clock read), one start in DBT_BUSY_KEEP, drawn at random, is
+ * timed and counts DBT_BUSY_KEEP times in its histogram. Percentiles and
+ * histogram totals stay unbiased, and the plain counts beside them stay
+ * exact. Below that rate every start is timed.
+ */
+#ifndef DBTRACE_LOAD_SAMPLE_BPF_H
+#define DBTRACE_LOAD_SAMPLE_BPF_H
+
+#define DBT_BUSY_PER_MS 20
+#define DBT_BUSY_KEEP 4                /* one in this many; a power of 2 */
+#define DBT_UNTIMED 1                  /* a stamp whose time was not read */
+
+extern unsigned int CONFIG_HZ __kconfig __weak;
+
+/* Per CPU (the caller's per-CPU map). */
+struct dbt_busy_window {
+	__u64 jiffy;
+	__u64 starts;                  /* measurement starts in this jiffy */
+	__u64 rnd;                     /* xorshift64 state: a draw without a helper call */
+};
+
+/* The weight of a measurement starting now: 1 (timed), DBT_BUSY_KEEP
+ * (timed, standing for that many) or 0 (not timed). b NULL: 1. */
+static __always_inline __u8 dbt_start_weight(struct dbt_busy_window *b)
+{
+	__u32 hz = CONFIG_HZ ? CONFIG_HZ : 250;
+	__u64 j;
+
+	if (!b)
+		return 1;
+	j = bpf_jiffies64();
+	if (b->jiffy != j) {
+		b->jiffy = j;
+		b->starts = 0;
+	}
+	if (++b->starts <= DBT_BUSY_PER_MS * 1000 / hz)
+		return 1;
+	if (!b->rnd)
+		b->rnd = bpf_get_prandom_u32() | 1;
+	b->rnd ^= b->rnd << 13;
+	b->rnd ^= b->rnd >> 7;
+	b->rnd ^= b->rnd << 17;
+	return (b->rnd >> 32) & (DBT_BUSY_KEEP - 1) ? 0 : DBT_BUSY_KEEP;
+}
+
+#endif
