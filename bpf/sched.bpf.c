@@ -10,18 +10,14 @@
  * dbt_sched_thread), so the program copies them when a thread leaves the
  * CPU. They then agree with /proc by construction, including the kernel's
  * rule for a voluntary switch and its run-queue clock, and the family
- * needs no wakeup probes: the run-queue wait of the thread coming on is
- * rq->clock - sched_info.last_queued, the very difference the kernel adds
- * to run_delay right after this tracepoint (sched_info_arrive() in
- * context_switch()). Needs CONFIG_SCHED_INFO (Debian: on, through
- * TASK_DELAY_ACCT). The idle task (pid 0) is never a thread.
+ * needs no wakeup probes and no clock read: the run-queue wait before a
+ * run is what the kernel's run_delay grew by since the thread last left a
+ * CPU. Needs CONFIG_SCHED_INFO (Debian: on, through TASK_DELAY_ACCT). The
+ * idle task (pid 0) is never a thread.
  *
  * Kernel fields read: task_struct pid, tgid, comm, group_leader, nvcsw,
  * nivcsw, start_time, se.sum_exec_runtime, se.nr_migrations,
- * sched_info.run_delay and last_queued; se.cfs_rq->rq->clock, this
- * CPU's run-queue clock (struct cfs_rq has its rq with
- * CONFIG_FAIR_GROUP_SCHED, on in Debian's kernels; `runqueues` itself is
- * no ksym without CONFIG_KALLSYMS_ALL, as on the 6.18 host here).
+ * sched_info.run_delay.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -40,13 +36,6 @@ struct {
 } sched_threads SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, DBT_SCHED_MAX_THREADS);
-	__type(key, __u32);
-	__type(value, struct dbt_sched_ival);
-} sched_ival SEC(".maps");
-
-struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
@@ -59,6 +48,10 @@ struct {
 	__type(key, __u32);
 	__type(value, struct dbt_sched_stats);
 } sched_stats SEC(".maps");
+
+/* The interval being recorded (struct dbt_sched_ival); user space moves
+ * it on as it reads the one before. */
+volatile __u32 ival_gen = 0;
 
 /* CLOCK_MONOTONIC when the programs were loaded (set by user space): a
  * thread started after it counts from zero, not from when first seen. */
@@ -136,10 +129,46 @@ static __always_inline struct dbt_sched_thread *thread_of(struct task_struct *t,
  * (__schedule() has charged this run and counted this switch before the
  * tracepoint), and the softirq time that ran on top of it since it came
  * on. tid 0: the idle task, which is never a thread and never charged. */
-static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, const bool typed)
+/* This interval's record of a thread leaving cpu: the run-queue wait before
+ * the run now ending (what the kernel added to run_delay since the thread
+ * last left a CPU: the wait at its arrival here, plus any wait on another
+ * CPU's queue it was moved from) and this CPU. */
+static __always_inline void record_run(struct dbt_sched_thread *th, __u64 wait, __u32 cpu)
+{
+	__u32 gen = ival_gen;
+	__u64 i = gen & 1;
+	struct dbt_sched_ival *iv;
+
+	/* 6.1's verifier loses bounds across register spills: mask each
+	 * index in the register the access uses */
+	asm volatile("%0 &= 1" : "+r"(i));
+	iv = &th->ival[i];
+	if (iv->gen != gen) {
+		/* still interval gen - 2, read long ago */
+		__builtin_memset(iv, 0, sizeof(*iv));
+		iv->gen = gen;
+	}
+	if (cpu < DBT_SCHED_CPU_WORDS * 64) {
+		__u64 word = cpu / 64;
+
+		asm volatile("%0 &= %1" : "+r"(word) : "i"(DBT_SCHED_CPU_WORDS - 1));
+		iv->cpus[word] |= 1ull << (cpu % 64);
+	} else {
+		iv->cpus_beyond = 1;
+	}
+	if (wait) {
+		iv->runq_hist[dbt_log2_slot(wait / 1000)]++;
+		if (wait > iv->runq_max_ns)
+			iv->runq_max_ns = wait;
+	}
+}
+
+static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, __u32 cpu,
+				     const bool typed)
 {
 	struct dbt_softirq_pending *p, sirq = {};
 	struct dbt_sched_thread *th;
+	__u64 runq;
 	__u32 zero = 0;
 
 	p = bpf_map_lookup_elem(&sirq_pending, &zero);
@@ -161,11 +190,14 @@ static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, const 
 		th->base_oncpu_ns = th->base_runq_ns = th->base_vol = th->base_invol = 0;
 		th->base_migrations = 0;
 		th->sirq_ns = th->net_sirq_ns = 0;
+		th->runq_ns = 0;
 	}
 	th->sirq_ns += sirq.total_ns;
 	th->net_sirq_ns += sirq.net_ns;
 	th->oncpu_ns = KREAD(typed, prev, se.sum_exec_runtime) - th->base_oncpu_ns;
-	th->runq_ns = KREAD(typed, prev, sched_info.run_delay) - th->base_runq_ns;
+	runq = KREAD(typed, prev, sched_info.run_delay) - th->base_runq_ns;
+	record_run(th, runq - th->runq_ns, cpu);
+	th->runq_ns = runq;
 	th->vol = KREAD(typed, prev, nvcsw) - th->base_vol;
 	th->invol = KREAD(typed, prev, nivcsw) - th->base_invol;
 	th->migrations = KREAD(typed, prev, se.nr_migrations) - th->base_migrations;
@@ -173,57 +205,6 @@ static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, const 
 	 * pthread_setname_np): the name it ran under, refreshed as it
 	 * leaves the CPU, keeps every thread's class right */
 	copy_comm(th->comm, prev, typed);
-}
-
-/* This CPU's run-queue clock, through the task about to run here: every
- * task, of any class, has se.cfs_rq set to its CPU's root or group
- * cfs_rq. 0 when the kernel lacks the link. */
-static __always_inline __u64 rq_clock_of(struct task_struct *next, const bool typed)
-{
-	if (!bpf_core_field_exists(struct cfs_rq, rq))
-		return 0;
-	if (typed) {
-		struct cfs_rq *cfs = next->se.cfs_rq;
-		struct rq *rq = cfs ? cfs->rq : NULL;
-
-		return rq ? rq->clock : 0;
-	}
-	return BPF_CORE_READ(next, se.cfs_rq, rq, clock);
-}
-
-/* The thread coming on: its run-queue wait and this CPU, for the
- * interval's histogram and CPU set. */
-static __always_inline void came_on(struct task_struct *next, __u32 tid, __u32 cpu,
-				    const bool typed)
-{
-	struct dbt_sched_ival *iv, fresh = {};
-	__u64 queued = KREAD(typed, next, sched_info.last_queued), wait = 0;
-	__u64 clock = queued ? rq_clock_of(next, typed) : 0;
-
-	if (clock > queued)
-		wait = clock - queued;
-	iv = bpf_map_lookup_elem(&sched_ival, &tid);
-	if (!iv) {
-		bpf_map_update_elem(&sched_ival, &tid, &fresh, BPF_NOEXIST);
-		iv = bpf_map_lookup_elem(&sched_ival, &tid);
-		if (!iv)
-			return;
-	}
-	if (cpu < DBT_SCHED_CPU_WORDS * 64) {
-		__u64 word = cpu / 64;
-
-		/* 6.1's verifier loses the bound across a register spill: mask
-		 * the index in the register the access uses */
-		asm volatile("%0 &= %1" : "+r"(word) : "i"(DBT_SCHED_CPU_WORDS - 1));
-		iv->cpus[word] |= 1ull << (cpu % 64);
-	} else {
-		iv->cpus_beyond = 1;
-	}
-	if (queued && clock) {
-		iv->runq_hist[dbt_log2_slot(wait / 1000)]++;
-		if (wait > iv->runq_max_ns)
-			iv->runq_max_ns = wait;
-	}
 }
 
 static __always_inline void on_switch(struct task_struct *prev, struct task_struct *next,
@@ -234,12 +215,10 @@ static __always_inline void on_switch(struct task_struct *prev, struct task_stru
 	__u32 next_tid = KREAD(typed, next, pid);
 	struct dbt_sched_cur *cur;
 
-	left_cpu(prev, prev_tid, typed);
+	left_cpu(prev, prev_tid, cpu, typed);
 	cur = bpf_map_lookup_elem(&sched_cur, &zero);
 	if (cur)
 		cur->tid = next_tid;
-	if (next_tid)
-		came_on(next, next_tid, cpu, typed);
 }
 
 static __always_inline void on_exit(struct task_struct *t, const bool typed)

@@ -18,6 +18,22 @@
  * higher CPU sets cpus_beyond instead (reported, never silently dropped). */
 #define DBT_SCHED_CPU_WORDS 4
 
+/* What a thread did in one interval: the run-queue waits before its runs
+ * and the CPUs it ran on, recorded at each switch-out. Kept in the thread's
+ * entry, twice: interval g writes ival[g & 1] (zeroing it first when it
+ * still holds interval g - 2), while user space, having moved the global
+ * ival_gen on to g + 1, reads interval g from the other copy. So there is
+ * no second map lookup per switch, and user space needs no copy of last
+ * interval's histograms to diff against. */
+struct dbt_sched_ival {
+	__u32 gen;                    /* the interval it holds */
+	__u32 cpus_beyond;            /* ran on a CPU >= 64 * DBT_SCHED_CPU_WORDS */
+	__u32 runq_hist[DBT_HIST_SLOTS];  /* run-queue delay, log2 µs */
+	__u32 pad;
+	__u64 cpus[DBT_SCHED_CPU_WORDS];  /* CPUs it ran on */
+	__u64 runq_max_ns;
+};
+
 /* Per-thread counters since dbtrace first saw the thread (map
  * sched_threads, key: tid). They are the kernel's own per-task accounting,
  * copied at each switch-out, so they agree with /proc/PID/task/TID:
@@ -41,16 +57,7 @@ struct dbt_sched_thread {
 	__u64 sirq_ns, net_sirq_ns;
 	/* the kernel's values when first seen, subtracted from the above */
 	__u64 base_oncpu_ns, base_runq_ns, base_vol, base_invol, base_migrations;
-};
-
-/* Per-interval data (map sched_ival, key: tid), read and deleted by user
- * space in one batch each interval, so it needs no previous copy to diff
- * against: that keeps the user side's memory flat with 64k threads. */
-struct dbt_sched_ival {
-	__u32 runq_hist[DBT_HIST_SLOTS];  /* run-queue delay, log2 µs */
-	__u32 cpus_beyond;            /* ran on a CPU >= 64 * DBT_SCHED_CPU_WORDS */
-	__u64 cpus[DBT_SCHED_CPU_WORDS];  /* CPUs it ran on */
-	__u64 runq_max_ns;
+	struct dbt_sched_ival ival[2];
 };
 
 /* What each CPU is running now (per-CPU array, one element), so a thread

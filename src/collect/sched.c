@@ -91,7 +91,6 @@ int sched_collector_open(struct sched_collector *c, struct probe_report *rep, in
 	}
 	s = c->h.skel;
 	c->threads_fd = bpf_map__fd(s->maps.sched_threads);
-	c->ival_fd = bpf_map__fd(s->maps.sched_ival);
 	c->cur_fd = bpf_map__fd(s->maps.sched_cur);
 	c->stats_fd = bpf_map__fd(s->maps.sched_stats);
 	c->pending_fd = bpf_map__fd(s->maps.sirq_pending);
@@ -103,6 +102,23 @@ struct take_ctx {
 	struct sched_snapshot *snap;
 };
 
+static int add_rec(struct sched_collector *c, uint32_t tid, const struct dbt_sched_ival *iv)
+{
+	if (c->n_recs == c->recs_cap) {
+		int cap = c->recs_cap ? c->recs_cap * 2 : 256;
+		struct sched_ival_rec *r = realloc(c->recs, sizeof(*r) * (size_t)cap);
+
+		if (!r)
+			return -ENOMEM;
+		c->recs = r;
+		c->recs_cap = cap;
+	}
+	c->recs[c->n_recs].tid = tid;
+	c->recs[c->n_recs].iv = *iv;
+	c->n_recs++;
+	return 0;
+}
+
 static int take_threads(void *arg, uint32_t n)
 {
 	struct take_ctx *tc = arg;
@@ -110,10 +126,13 @@ static int take_threads(void *arg, uint32_t n)
 	struct sched_snapshot *snap = tc->snap;
 
 	for (uint32_t i = 0; i < n; i++) {
-		const struct dbt_sched_thread *tv = &c->chunk.thread[i];
+		const struct dbt_sched_thread *tv = &c->chunk[i];
+		const struct dbt_sched_ival *iv = &tv->ival[c->gen & 1];
 		struct sched_thread_sample *t = sched_snapshot_add(snap);
 
 		if (!t)
+			return -ENOMEM;
+		if (iv->gen == c->gen && add_rec(c, c->keys[i], iv))
 			return -ENOMEM;
 		t->tid = c->keys[i];
 		t->pid = tv->pid;
@@ -133,19 +152,27 @@ static int take_threads(void *arg, uint32_t n)
 	return 0;
 }
 
-static int take_ival(void *arg, uint32_t n)
+/* The interval's records, parallel to the sorted snapshot; threads
+ * without one did not leave a CPU in it. */
+static int place_recs(struct sched_collector *c, struct sched_snapshot *snap)
 {
-	struct take_ctx *tc = arg;
-	struct sched_collector *c = tc->c;
-	struct sched_snapshot *snap = tc->snap;
+	if (snap->n > c->ival_cap) {
+		struct dbt_sched_ival *iv = realloc(c->ival, sizeof(*iv) * (size_t)snap->n);
 
-	for (uint32_t i = 0; i < n; i++) {
-		int idx = sched_snapshot_index(snap, c->keys[i]);
-
-		/* no counters (evicted): nothing to attach it to */
-		if (idx >= 0)
-			c->ival[idx] = c->chunk.ival[i];
+		if (!iv)
+			return -ENOMEM;
+		c->ival = iv;
+		c->ival_cap = snap->n;
 	}
+	if (snap->n)
+		memset(c->ival, 0, sizeof(*c->ival) * (size_t)snap->n);
+	for (int r = 0; r < c->n_recs; r++) {
+		int idx = sched_snapshot_index(snap, c->recs[r].tid);
+
+		if (idx >= 0)
+			c->ival[idx] = c->recs[r].iv;
+	}
+	snap->ival = c->ival;
 	return 0;
 }
 
@@ -186,9 +213,10 @@ static int read_runtime(uint32_t tid, uint64_t *ns)
 }
 
 /* The thread running on cpu now: its run so far (the map has its runs up
- * to its last switch-out), and the softirq time on top of it, charged to
- * it at its next switch-out. A thread that exited meanwhile keeps its
- * counts from the map. */
+ * to its last switch-out), the softirq time on top of it, charged to it at
+ * its next switch-out, and this CPU in the interval's record (written at
+ * switch-outs only). A thread that exited meanwhile keeps its counts from
+ * the map. */
 static void add_running(struct sched_collector *c, struct sched_snapshot *snap, int cpu)
 {
 	uint32_t tid = c->cur[cpu].tid;
@@ -203,6 +231,10 @@ static void add_running(struct sched_collector *c, struct sched_snapshot *snap, 
 		return;
 	snap->t[i].sirq_ns += c->pending[cpu].total_ns;
 	snap->t[i].net_sirq_ns += c->pending[cpu].net_ns;
+	if (cpu < DBT_SCHED_CPU_WORDS * 64)
+		c->ival[i].cpus[cpu / 64] |= 1ull << (cpu % 64);
+	else
+		c->ival[i].cpus_beyond = 1;
 	if (read_runtime(tid, &total) || bpf_map_lookup_elem(c->threads_fd, &tid, &tv))
 		return;
 	if (total > tv.base_oncpu_ns && total - tv.base_oncpu_ns > snap->t[i].oncpu_ns)
@@ -211,6 +243,7 @@ static void add_running(struct sched_collector *c, struct sched_snapshot *snap, 
 
 int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 {
+	struct sched_bpf__bss *bss = ((struct sched_bpf *)c->h.skel)->bss;
 	struct take_ctx tc = { c, snap };
 	uint64_t inserts = 0, failed = 0;
 	__u32 zero = 0;
@@ -225,7 +258,12 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 		err = percpu_lookup(c->pending_fd, &zero, c->pending, sizeof(*c->pending));
 	if (err)
 		return err;
-	err = bpf_hash_stream(c->threads_fd, c->keys, c->chunk.thread, SCHED_CHUNK, false,
+	/* the programs record the next interval from here on, in the other
+	 * copy of each thread's record (struct dbt_sched_ival) */
+	c->gen = bss->ival_gen;
+	__atomic_store_n(&bss->ival_gen, c->gen + 1, __ATOMIC_RELEASE);
+	c->n_recs = 0;
+	err = bpf_hash_stream(c->threads_fd, c->keys, c->chunk, SCHED_CHUNK, false,
 			      DBT_SCHED_MAX_THREADS, take_threads, &tc);
 	if (err)
 		return err;
@@ -233,24 +271,11 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 	for (int i = 0; i < snap->n; i++)
 		if (snap->t[i].exited)
 			add_exited(c, snap->t[i].tid);
-	for (int cpu = 0; cpu < c->ncpus; cpu++)
-		add_running(c, snap, cpu);
-
-	if (snap->n > c->ival_cap) {
-		struct dbt_sched_ival *iv = realloc(c->ival, sizeof(*iv) * (size_t)snap->n);
-
-		if (!iv)
-			return -ENOMEM;
-		c->ival = iv;
-		c->ival_cap = snap->n;
-	}
-	if (snap->n)
-		memset(c->ival, 0, sizeof(*c->ival) * (size_t)snap->n);
-	err = bpf_hash_stream(c->ival_fd, c->keys, c->chunk.ival, SCHED_CHUNK, true,
-			      DBT_SCHED_MAX_THREADS, take_ival, &tc);
+	err = place_recs(c, snap);
 	if (err)
 		return err;
-	snap->ival = c->ival;
+	for (int cpu = 0; cpu < c->ncpus; cpu++)
+		add_running(c, snap, cpu);
 
 	err = percpu_lookup(c->stats_fd, &zero, c->stats, sizeof(*c->stats));
 	if (err)
@@ -278,6 +303,7 @@ void sched_collector_close(struct sched_collector *c)
 {
 	plan_close(&family, &c->h);
 	free(c->ival);
+	free(c->recs);
 	free(c->cur);
 	free(c->stats);
 	free(c->pending);

@@ -11,16 +11,18 @@
 
 struct sched_collector {
 	struct plan_handle h;
-	int threads_fd, ival_fd, cur_fd, stats_fd, pending_fd;
+	int threads_fd, cur_fd, stats_fd, pending_fd;
 	int sirq_pending_fd;           /* the softirq family's map to share; -1: none */
 	int ncpus;
 	/* one chunk of a batch read; maps are streamed, never copied whole */
 	uint32_t keys[SCHED_CHUNK];
-	union {
-		struct dbt_sched_thread thread[SCHED_CHUNK];
-		struct dbt_sched_ival ival[SCHED_CHUNK];
-	} chunk;
-	/* this interval's per-thread data, parallel to the newest snapshot */
+	struct dbt_sched_thread chunk[SCHED_CHUNK];
+	/* the interval being read (bpf/sched.bpf.c's ival_gen before the move) */
+	uint32_t gen;
+	/* its per-thread records as met in the map, then placed parallel to
+	 * the newest snapshot */
+	struct sched_ival_rec { uint32_t tid; struct dbt_sched_ival iv; } *recs;
+	int n_recs, recs_cap;
 	struct dbt_sched_ival *ival;
 	int ival_cap;
 	struct dbt_sched_cur *cur;     /* ncpus */
