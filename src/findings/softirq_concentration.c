@@ -1,6 +1,7 @@
 #include "findings/softirq_concentration.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,8 @@ int softirq_concentration_check(const struct cpu_row *rows, int n_rows,
 	if (!s)
 		return -ENOMEM;
 	for (int i = 0; i < n_rows; i++) {
-		if (!rows[i].valid || rows[i].cpu < 0)
+		/* NAN: softirq time not measured (the family is off) */
+		if (!rows[i].valid || rows[i].cpu < 0 || isnan(rows[i].softirq_pct[DBT_SOFTIRQ_NET_RX]))
 			continue;
 		s[n].cpu = rows[i].cpu;
 		s[n].pct = rows[i].softirq_pct[DBT_SOFTIRQ_NET_RX];

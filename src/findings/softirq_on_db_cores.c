@@ -38,7 +38,9 @@ int softirq_on_db_cores_check(const struct cpu_row *rows, int n_rows,
 	for (int i = 0; i < n_rows; i++) {
 		const struct cpu_row *r = &rows[i];
 
-		if (!r->valid || !in_set(&host->online, r->cpu))
+		/* NAN: softirq time not measured (the family is off or
+		 * failed): no verdict on it, either way */
+		if (!r->valid || !in_set(&host->online, r->cpu) || isnan(net_pct(r)))
 			continue;
 		if (!in_set(&t->cpus, r->cpu)) {
 			dbt_cpuset_set(&outside, (unsigned int)r->cpu);
