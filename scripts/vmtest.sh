@@ -337,7 +337,13 @@ console=$cache/console-$flavour.log
 quiet=quiet
 [ "$verbose" = 1 ] && quiet=
 append="console=ttyS0 panic=-1 $quiet ${VMTEST_APPEND-}"
-qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 2G
+# thread=single: one host thread runs both vCPUs in turn. With a thread
+# per vCPU (the default), the 6.1 guest livelocked now and then when a
+# BPF link was released while the other vCPU ran the tracepoint being
+# unpatched: the releasing CPU waited in text_poke_bp_batch() for the
+# other, which kept re-entering the int3 handler (console: soft lockup,
+# dbtrace in tracepoint_probe_unregister, the load in asm_exc_int3).
+qemu=(qemu-system-x86_64 -accel tcg,thread=single -cpu max -smp 2 -m 2G
 	-nographic -nodefaults -no-user-config -no-reboot
 	-kernel "$kimage" -initrd "$run/initramfs.cpio" -append "$append")
 
