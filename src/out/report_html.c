@@ -519,9 +519,11 @@ static void class_table(FILE *f, const struct capture *c, int top_n)
 /* --- histograms --------------------------------------------------------- */
 
 /* A log2 µs histogram as bars, slot by slot, between the first and the
- * last non-empty slot (at least 8 slots wide). */
+ * last non-empty slot (at least 8 slots wide). The caption counts what was
+ * measured (count unit: "113728 requests"): under load the histogram holds
+ * a weighted sample, whose total only approximates that count. */
 static void svg_hist(FILE *f, const char *caption, const char *id, const __u64 *slots,
-		     double p50, double p99)
+		     uint64_t count, const char *unit, double p50, double p99)
 {
 	uint64_t total = hist_total(slots, DBT_HIST_SLOTS), top = 0;
 	int lo = -1, hi = -1, n, bw = 26, h = 110, base = 118;
@@ -546,8 +548,8 @@ static void svg_hist(FILE *f, const char *caption, const char *id, const __u64 *
 	fmt_us(b, sizeof(b), p99);
 	fprintf(f, "<figure class=\"histfig\" id=\"%s\"><figcaption>", id);
 	esc(f, caption);
-	fprintf(f, "<br><small>%llu samples; p50 %s, p99 %s</small></figcaption>\n", (unsigned long long)total,
-		isfinite(p50) ? a : "-", isfinite(p99) ? b : "-");
+	fprintf(f, "<br><small>%llu %s; p50 %s, p99 %s</small></figcaption>\n", (unsigned long long)count,
+		unit, isfinite(p50) ? a : "-", isfinite(p99) ? b : "-");
 	fprintf(f, "<svg class=\"hist\" width=\"%d\" height=\"%d\" role=\"img\" data-total=\"%llu\">",
 		n * bw + 40, base + 18, (unsigned long long)total);
 	for (int i = lo; i <= hi; i++) {
@@ -641,7 +643,8 @@ static void net_section(FILE *f, const struct capture *c, int top_n)
 		snprintf(cap, sizeof(cap), "tx queue: %s%s%s", d->name, d->foreign ? "@" : "",
 			 d->foreign ? d->netns_name : "");
 		snprintf(id, sizeof(id), "hist-txq-%d", i);
-		svg_hist(f, cap, id, d->txq_hist, d->txq_p50_us, d->txq_p99_us);
+		svg_hist(f, cap, id, d->txq_hist, d->txq_samples, "samples", d->txq_p50_us,
+			 d->txq_p99_us);
 	}
 	for (int i = 0; i < np; i++) {
 		const struct net_port_stats *p = &ni->ports[i];
@@ -649,10 +652,11 @@ static void net_section(FILE *f, const struct capture *c, int top_n)
 
 		snprintf(cap, sizeof(cap), "response time: %u/%s", p->port, net_role_name(p->role));
 		snprintf(id, sizeof(id), "hist-resp-%d", i);
-		svg_hist(f, cap, id, p->resp_hist, p->resp_p50_us, p->resp_p99_us);
+		svg_hist(f, cap, id, p->resp_hist, p->requests, "requests", p->resp_p50_us,
+			 p->resp_p99_us);
 		snprintf(cap, sizeof(cap), "rx queue: %u/%s", p->port, net_role_name(p->role));
 		snprintf(id, sizeof(id), "hist-rxq-%d", i);
-		svg_hist(f, cap, id, p->rxq_hist, p->rxq_p50_us, p->rxq_p99_us);
+		svg_hist(f, cap, id, p->rxq_hist, p->reads, "reads", p->rxq_p50_us, p->rxq_p99_us);
 	}
 	fputs("</div>\n</section>\n", f);
 }

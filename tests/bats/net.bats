@@ -117,7 +117,7 @@ dev_field() {
 	# within 1.8-4 ms; under qemu TCG the hold itself can overshoot, and
 	# the bound grows to the client's own round trip when that is longer
 	local hi=4000
-	[ "${DBTRACE_VM:-0}" = 1 ] && hi="$(awk -v r="$(field rate)" 'BEGIN { h = 1.1e6 / r; print h > 4000 ? h : 4000 }')"
+	[ "${DBTRACE_VM:-0}" = 1 ] && hi="$(awk -v r="$(field rate)" 'BEGIN { h = 1.1e6 / r; print (h > 4000 ? h : 4000) }')"
 	awk -v v="$p50" -v hi="$hi" 'BEGIN { exit !(v >= 1800 && v <= hi) }'
 	# the client end of the same connections is reported apart
 	[ "$(port_field "$port" client requests)" -gt 0 ]
