@@ -3,7 +3,8 @@
  * Clock reads under load. On the VMs measured a clock read
  * (bpf_ktime_get_ns) costs 60-75 ns, more than all the rest a socket or
  * softirq-raise program does, so where a latency distribution is all a
- * clock read buys, it is sampled under load: past DBT_BUSY_PER_JIFFY
+ * clock read buys, it is sampled under load (the softirq family also
+ * samples its handler time, a sum: the weights keep it unbiased): past DBT_BUSY_PER_JIFFY
  * measurement starts in one jiffy on a CPU (20 per ms at Debian's
  * HZ=250; jiffies cost no clock read), one start in DBT_BUSY_KEEP, drawn
  * at random, is timed and counts DBT_BUSY_KEEP times in its histogram.

@@ -65,7 +65,9 @@ struct dbt_softirq_state {
 	__u8 raised_w[DBT_SOFTIRQ_VECS];   /* the wait's weight (bpf/load_sample.bpf.h) */
 	__u8 pad[6];
 	__u32 sirq_vec;
-	__u32 in_sirq;
+	__u8 in_sirq;
+	__u8 sirq_w;                       /* the running handler's weight; 0: not timed */
+	__u8 pad2[2];
 };
 
 #endif /* DBTRACE_SOFTIRQ_H */
