@@ -77,11 +77,12 @@ class_field() {   # file class field
 		close_to "$got" "$want" "$4" "$5"
 	}
 	# the kernel's own counters, so equal but for the switches after the
-	# pool read them: its threads' exits (a few dozen on PREEMPT_RT)
-	check TNT_L0_1002 csw_involuntary_per_s invol 1 50
-	check TNT_L0_1002 csw_voluntary_per_s vol 1 50
-	check RpcIO csw_voluntary_per_s vol 1 50
-	check RpcIO csw_involuntary_per_s invol 1 50
+	# pool read them: its threads run on while it prints and then exit (a
+	# few dozen on the host, about 1% under qemu TCG)
+	check TNT_L0_1002 csw_involuntary_per_s invol 3 50
+	check TNT_L0_1002 csw_voluntary_per_s vol 3 50
+	check RpcIO csw_voluntary_per_s vol 3 50
+	check RpcIO csw_involuntary_per_s invol 3 50
 	# on-CPU: dbtrace's % of one core x seconds against utime+stime ticks.
 	# Both are the kernel's sum_exec_runtime (utime+stime are scaled to
 	# it), so neither has the time a hypervisor stole: only the ticks'
