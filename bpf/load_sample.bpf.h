@@ -21,17 +21,26 @@
 #define DBT_BUSY_KEEP 4                /* one in this many; a power of 2 */
 #define DBT_UNTIMED 1                  /* a stamp whose time was not read */
 
-/* Per CPU (the caller's per-CPU map). */
+/* Per CPU: each object that includes this header gets its own map. */
 struct dbt_busy_window {
 	__u64 jiffy;
 	__u64 starts;                  /* measurement starts in this jiffy */
 	__u64 rnd;                     /* xorshift64 state: a draw without a helper call */
 };
 
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dbt_busy_window);
+} dbt_busy SEC(".maps");
+
 /* The weight of a measurement starting now: 1 (timed), DBT_BUSY_KEEP
- * (timed, standing for that many) or 0 (not timed). b NULL: 1. */
-static __always_inline __u8 dbt_start_weight(struct dbt_busy_window *b)
+ * (timed, standing for that many) or 0 (not timed). */
+static __always_inline __u8 dbt_start_weight(void)
 {
+	__u32 zero = 0;
+	struct dbt_busy_window *b = bpf_map_lookup_elem(&dbt_busy, &zero);
 	__u64 j;
 
 	if (!b)

@@ -313,21 +313,9 @@ static __always_inline void on_xmit(struct sk_buff *skb, int rc, struct net_devi
 
 /* --- sockets ----------------------------------------------------------- */
 
-/* Under load one request or read in four is timed (bpf/load_sample.bpf.h):
- * a request and its reply take six clock reads on each end otherwise. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct dbt_busy_window);
-} net_busy SEC(".maps");
-
-static __always_inline __u8 start_weight(void)
-{
-	__u32 zero = 0;
-
-	return dbt_start_weight(bpf_map_lookup_elem(&net_busy, &zero));
-}
+/* Under load one request or read in four is timed (bpf/load_sample.bpf.h,
+ * dbt_start_weight()): a request and its reply take six clock reads on
+ * each end otherwise. */
 
 /* A TCP socket with a connection (not a listener). */
 static __always_inline bool tcp_conn(struct sock *sk, const bool typed)
@@ -447,7 +435,7 @@ static __always_inline struct dbt_net_port *port_entry(const struct dbt_net_sock
 }
 
 /* One request done: counted always; timed when its start was (weighted
- * as drawn, see start_weight()). now: 0 when the clock was not read. */
+ * as drawn, see dbt_start_weight()). now: 0 when the clock was not read. */
 static __always_inline void response_sample(const struct dbt_net_sock *s, __u64 now)
 {
 	struct dbt_net_port *p = port_entry(s);
@@ -473,7 +461,7 @@ static __always_inline void on_ready(struct sock *sk, const bool typed)
 		return;
 	/* what starts here is timed as drawn; a client's timed request
 	 * ends here whatever the draw */
-	w = start_weight();
+	w = dbt_start_weight();
 	if (w || (s->role == DBT_NET_CLIENT && s->state == DBT_NET_SENT && s->req_w))
 		now = bpf_ktime_get_ns();
 	stamp = w ? now : DBT_UNTIMED;
@@ -561,7 +549,7 @@ static __always_inline void on_send(struct sock *sk, const bool typed)
 			s->state = DBT_NET_IDLE;
 		}
 	} else if (s->state == DBT_NET_IDLE) {
-		s->req_w = start_weight();
+		s->req_w = dbt_start_weight();
 		s->req_ns = s->req_w ? bpf_ktime_get_ns() : DBT_UNTIMED;
 		s->state = DBT_NET_SENT;
 	}

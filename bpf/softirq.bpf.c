@@ -64,12 +64,6 @@ static __always_inline void charge(unsigned int vec, __u64 ns)
  * (bpf/load_sample.bpf.h): two clock reads per run cost more than the
  * rest of the family's work. Raises and entries stay exact; the time is
  * then an estimate from thousands of runs a second per CPU. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct dbt_busy_window);
-} softirq_busy SEC(".maps");
 
 static __always_inline int lookup(struct dbt_softirq_cpu **st, struct dbt_softirq_state **s)
 {
@@ -91,8 +85,7 @@ static __always_inline void on_raise(unsigned int vec)
 	/* a vector already pending runs once for all its raises: the wait
 	 * that matters is the oldest one */
 	if (!s->raised_ns[vec]) {
-		__u32 zero = 0;
-		__u8 w = dbt_start_weight(bpf_map_lookup_elem(&softirq_busy, &zero));
+		__u8 w = dbt_start_weight();
 
 		s->raised_w[vec] = w;
 		s->raised_ns[vec] = w ? bpf_ktime_get_ns() : DBT_UNTIMED;
@@ -103,7 +96,6 @@ static __always_inline void on_entry(unsigned int vec)
 {
 	struct dbt_softirq_cpu *st;
 	struct dbt_softirq_state *s;
-	__u32 zero = 0;
 	__u64 now = 0;
 	__u8 w;
 
@@ -114,7 +106,7 @@ static __always_inline void on_entry(unsigned int vec)
 	st->entries[vec]++;
 	/* the handler's run is timed as drawn; a timed raise ends here
 	 * whatever the draw */
-	w = dbt_start_weight(bpf_map_lookup_elem(&softirq_busy, &zero));
+	w = dbt_start_weight();
 	if (w || s->raised_w[vec])
 		now = bpf_ktime_get_ns();
 	if (s->raised_ns[vec]) {

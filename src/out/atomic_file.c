@@ -34,6 +34,7 @@ int atomic_file_open(struct atomic_file *af, const char *path, char *err, size_t
 		int n;
 
 		snprintf(copy, sizeof(copy), "%s", path);
+		/* mkostemp() fills in the six X */
 		n = snprintf(af->tmp, sizeof(af->tmp), "%.2000s/.%.2000s.XXXXXX", dir, basename(copy));
 		if (n < 0 || (size_t)n >= sizeof(af->tmp)) {
 			snprintf(err, errlen, "output path too long");
