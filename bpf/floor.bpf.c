@@ -25,7 +25,6 @@ SEC("?tp_btf/irq_handler_entry") int BPF_PROG(flr_hirq_entry) { return 0; }
 SEC("?tp_btf/irq_handler_exit") int BPF_PROG(flr_hirq_exit) { return 0; }
 /* sched family */
 SEC("?tp_btf/sched_switch") int BPF_PROG(flr_switch) { return 0; }
-SEC("?tp_btf/sched_process_exit") int BPF_PROG(flr_proc_exit) { return 0; }
 /* clock family ("perf_event+tracepoint") */
 SEC("?perf_event") int flr_sample(struct bpf_perf_event_data *ctx) { return 0; }
 SEC("?tracepoint/syscalls/sys_enter_clock_gettime") int flr_cgt(void *ctx) { return 0; }

@@ -15,8 +15,22 @@
  * CPU. Needs CONFIG_SCHED_INFO (Debian: on, through TASK_DELAY_ACCT). The
  * idle task (pid 0) is never a thread.
  *
+ * Where a thread's record lives. A hash lookup by tid costs about 70 ns
+ * per switch on the VMs measured, more than all the switch's other work;
+ * task-local storage is a pointer chase from the task (about 25 ns). But
+ * storage is never created here: sched_switch runs under the runqueue
+ * lock, and on kernels whose local storage allocates with kmalloc (6.1) an
+ * allocation may wake kswapd, which takes a runqueue lock. So a thread's
+ * first switch-outs go to the preallocated sched_threads LRU map, and the
+ * task iterator user space runs once per interval (sched_iter_btf, process
+ * context) moves each such record into the thread's storage and writes out
+ * every stored record. raw_tp programs have no typed task pointer for the
+ * storage helpers and keep every thread in sched_threads. A thread's last
+ * switch-out (TASK_DEAD) puts its final record in sched_threads, marked
+ * exited, where user space reads it once and deletes it.
+ *
  * Kernel fields read: task_struct pid, tgid, comm, group_leader, nvcsw,
- * nivcsw, start_time, se.sum_exec_runtime, se.nr_migrations,
+ * nivcsw, start_time, __state, se.sum_exec_runtime, se.nr_migrations,
  * sched_info.run_delay.
  */
 #include "vmlinux.h"
@@ -34,6 +48,13 @@ struct {
 	__type(key, __u32);
 	__type(value, struct dbt_sched_thread);
 } sched_threads SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct dbt_sched_thread);
+} sched_task SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -66,6 +87,8 @@ const volatile struct dbt_sched_thread zero_thread = {};
  * is compiled out. On the context-switch path helper calls would cost
  * more than the map work. */
 #define KREAD(typed, p, field) ((typed) ? (p)->field : BPF_CORE_READ(p, field))
+
+#define TASK_DEAD 0x80
 
 /* Copies the 16-byte comm: two plain 8-byte loads when typed (the name
  * is refreshed at every switch-out, so this runs at every switch). */
@@ -111,6 +134,7 @@ static __always_inline struct dbt_sched_thread *thread_of(struct task_struct *t,
 	th = bpf_map_lookup_elem(&sched_threads, &tid);
 	if (!th)
 		return NULL;
+	th->tid = tid;
 	th->pid = KREAD(typed, t, tgid);
 	/* the leader may never run while we watch: name the process now */
 	BPF_CORE_READ_STR_INTO(&th->pcomm, t, group_leader, comm);
@@ -163,11 +187,51 @@ static __always_inline void record_run(struct dbt_sched_thread *th, __u64 wait, 
 	}
 }
 
+/* Whether this switch-out is the thread's last: do_task_dead() has set
+ * TASK_DEAD before its final __schedule(). */
+static __always_inline bool dying(struct task_struct *t, const bool typed)
+{
+	if (!bpf_core_field_exists(t->__state))
+		return false;
+	return KREAD(typed, t, __state) & TASK_DEAD;
+}
+
+/* The record of a thread leaving the CPU: its storage when it has one
+ * (typed path; *stored set), else its sched_threads entry, made on first
+ * sight. */
+static __always_inline struct dbt_sched_thread *record_of(struct task_struct *t, __u32 tid,
+							bool *stored, const bool typed)
+{
+	struct dbt_sched_thread *th;
+
+	if (typed) {
+		th = bpf_task_storage_get(&sched_task, t, 0, 0);
+		*stored = th != NULL;
+		if (th)
+			return th;
+	}
+	th = thread_of(t, tid, typed);
+	/* a recycled tid: the old thread's entry goes on for the new one,
+	 * which was born while we watched and counts from zero */
+	if (th && th->exited) {
+		th->exited = 0;
+		th->pid = KREAD(typed, t, tgid);
+		BPF_CORE_READ_STR_INTO(&th->pcomm, t, group_leader, comm);
+		th->base_oncpu_ns = th->base_runq_ns = th->base_vol = th->base_invol = 0;
+		th->base_migrations = 0;
+		th->sirq_ns = th->net_sirq_ns = 0;
+		th->runq_ns = 0;
+	}
+	return th;
+}
+
 static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, __u32 cpu,
 				     const bool typed)
 {
 	struct dbt_softirq_pending *p, sirq = {};
 	struct dbt_sched_thread *th;
+	struct dbt_sched_stats *st;
+	bool stored = false;
 	__u64 runq;
 	__u32 zero = 0;
 
@@ -178,20 +242,9 @@ static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, __u32 
 	}
 	if (!tid)
 		return;
-	th = thread_of(prev, tid, typed);
+	th = record_of(prev, tid, &stored, typed);
 	if (!th)
 		return;
-	/* a recycled tid: the old thread's entry goes on for the new one,
-	 * which was born while we watched and counts from zero */
-	if (th->exited) {
-		th->exited = 0;
-		th->pid = KREAD(typed, prev, tgid);
-		BPF_CORE_READ_STR_INTO(&th->pcomm, prev, group_leader, comm);
-		th->base_oncpu_ns = th->base_runq_ns = th->base_vol = th->base_invol = 0;
-		th->base_migrations = 0;
-		th->sirq_ns = th->net_sirq_ns = 0;
-		th->runq_ns = 0;
-	}
 	th->sirq_ns += sirq.total_ns;
 	th->net_sirq_ns += sirq.net_ns;
 	th->oncpu_ns = KREAD(typed, prev, se.sum_exec_runtime) - th->base_oncpu_ns;
@@ -205,6 +258,20 @@ static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, __u32 
 	 * pthread_setname_np): the name it ran under, refreshed as it
 	 * leaves the CPU, keeps every thread's class right */
 	copy_comm(th->comm, prev, typed);
+	if (!dying(prev, typed))
+		return;
+	th->exited = 1;
+	/* a stored record goes away with the task: its final copy waits in
+	 * sched_threads for user space (a preallocated map: no allocation) */
+	if (stored) {
+		st = stats();
+		if (bpf_map_update_elem(&sched_threads, &tid, th, BPF_ANY)) {
+			if (st)
+				st->update_failed++;
+		} else if (st) {
+			st->inserts++;
+		}
+	}
 }
 
 static __always_inline void on_switch(struct task_struct *prev, struct task_struct *next,
@@ -221,17 +288,6 @@ static __always_inline void on_switch(struct task_struct *prev, struct task_stru
 		cur->tid = next_tid;
 }
 
-static __always_inline void on_exit(struct task_struct *t, const bool typed)
-{
-	__u32 tid = KREAD(typed, t, pid);
-	struct dbt_sched_thread *th = bpf_map_lookup_elem(&sched_threads, &tid);
-
-	/* user space deletes it one interval later, after the last
-	 * switch-out has copied the final counters */
-	if (th)
-		th->exited = 1;
-}
-
 /* tp_btf: typed arguments. */
 SEC("?tp_btf/sched_switch")
 int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
@@ -240,10 +296,41 @@ int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct ta
 	return 0;
 }
 
-SEC("?tp_btf/sched_process_exit")
-int BPF_PROG(sched_exit_btf, struct task_struct *p)
+/* Run by user space once per interval (process context): moves threads
+ * met for the first time from sched_threads into their storage (creating
+ * it here is safe), then writes out each thread's stored record. */
+SEC("?iter/task")
+int sched_iter_btf(struct bpf_iter__task *ctx)
 {
-	on_exit(p, true);
+	struct task_struct *t = ctx->task;
+	struct dbt_sched_thread *th, *first;
+	struct dbt_sched_stats *st;
+	__u32 tid;
+
+	if (!t)
+		return 0;
+	tid = t->pid;
+	th = bpf_task_storage_get(&sched_task, t, 0, 0);
+	if (!th) {
+		first = bpf_map_lookup_elem(&sched_threads, &tid);
+		/* not seen leaving a CPU yet, or the final record of an
+		 * earlier thread with this tid */
+		if (!first || first->exited)
+			return 0;
+		th = bpf_task_storage_get(&sched_task, t, first, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		st = stats();
+		if (!th) {
+			if (st)
+				st->update_failed++;
+			return 0;   /* it stays in sched_threads */
+		}
+		bpf_map_delete_elem(&sched_threads, &tid);
+		if (st)
+			st->adopted++;
+	}
+	/* a dead thread's final record is in sched_threads */
+	if (!th->exited)
+		bpf_seq_write(ctx->meta->seq, th, sizeof(*th));
 	return 0;
 }
 
@@ -252,12 +339,5 @@ SEC("?raw_tp/sched_switch")
 int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	on_switch(prev, next, false);
-	return 0;
-}
-
-SEC("?raw_tp/sched_process_exit")
-int BPF_PROG(sched_exit_raw, struct task_struct *p)
-{
-	on_exit(p, false);
 	return 0;
 }

@@ -34,8 +34,9 @@ struct dbt_sched_ival {
 	__u64 runq_max_ns;
 };
 
-/* Per-thread counters since dbtrace first saw the thread (map
- * sched_threads, key: tid). They are the kernel's own per-task accounting,
+/* Per-thread counters since dbtrace first saw the thread (the thread's
+ * task-local storage in sched_task, or map sched_threads keyed by tid; see
+ * bpf/sched.bpf.c). They are the kernel's own per-task accounting,
  * copied at each switch-out, so they agree with /proc/PID/task/TID:
  * on-CPU = se.sum_exec_runtime (utime+stime before scaling), run-queue
  * time = sched_info.run_delay (/proc/.../schedstat), switches =
@@ -43,8 +44,10 @@ struct dbt_sched_ival {
  * se.nr_migrations. A thread born after dbtrace started counts from
  * zero; an older one from its values when first seen. */
 struct dbt_sched_thread {
+	__u32 tid;
 	__u32 pid;                    /* thread group id */
-	__u32 exited;                 /* sched_process_exit seen */
+	__u32 exited;                 /* its last switch-out (TASK_DEAD) done */
+	__u32 pad;
 	char comm[16];
 	char pcomm[16];               /* the process's (group leader's) comm */
 	__u64 oncpu_ns;               /* completed runs; see struct dbt_sched_cur for the running one */
@@ -72,8 +75,10 @@ struct dbt_sched_cur {
 
 /* Per-CPU counters of the family itself. */
 struct dbt_sched_stats {
-	__u64 inserts;                /* new thread entries: evictions = inserts - live - deleted */
+	/* new sched_threads entries: evictions = inserts - live - deleted - adopted */
+	__u64 inserts;
 	__u64 update_failed;          /* a map update failed: the event was lost */
+	__u64 adopted;                /* moved from sched_threads into task storage */
 };
 
 #endif /* DBTRACE_SCHED_H */

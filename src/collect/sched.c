@@ -8,9 +8,11 @@
 #include "sched.skel.h"
 
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct plan_variant variants[] = {
 	{ "tp_btf", "_btf" },
@@ -66,6 +68,22 @@ static const struct plan_family family = {
 	.prepare = skel_prepare,
 };
 
+/* The task iterator's link among the attached ones (the typed variant
+ * has one), or -1. */
+static int iter_link_fd(const struct plan_handle *h)
+{
+	for (int i = 0; i < h->n_links; i++) {
+		struct bpf_link_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_link__fd(h->links[i]);
+
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.type == BPF_LINK_TYPE_ITER)
+			return fd;
+	}
+	return -1;
+}
+
 int sched_collector_open(struct sched_collector *c, struct probe_report *rep, int sirq_pending_fd)
 {
 	struct sched_bpf *s;
@@ -94,6 +112,7 @@ int sched_collector_open(struct sched_collector *c, struct probe_report *rep, in
 	c->cur_fd = bpf_map__fd(s->maps.sched_cur);
 	c->stats_fd = bpf_map__fd(s->maps.sched_stats);
 	c->pending_fd = bpf_map__fd(s->maps.sirq_pending);
+	c->iter_fd = iter_link_fd(&c->h);
 	return 0;
 }
 
@@ -119,37 +138,84 @@ static int add_rec(struct sched_collector *c, uint32_t tid, const struct dbt_sch
 	return 0;
 }
 
+static int take_one(struct sched_collector *c, struct sched_snapshot *snap, uint32_t tid,
+		    const struct dbt_sched_thread *tv)
+{
+	const struct dbt_sched_ival *iv = &tv->ival[c->gen & 1];
+	struct sched_thread_sample *t = sched_snapshot_add(snap);
+
+	if (!t)
+		return -ENOMEM;
+	if (iv->gen == c->gen && add_rec(c, tid, iv))
+		return -ENOMEM;
+	t->tid = tid;
+	t->pid = tv->pid;
+	memcpy(t->comm, tv->comm, sizeof(t->comm));
+	t->comm[sizeof(t->comm) - 1] = 0;
+	memcpy(t->pcomm, tv->pcomm, sizeof(t->pcomm));
+	t->pcomm[sizeof(t->pcomm) - 1] = 0;
+	t->exited = tv->exited;
+	t->oncpu_ns = tv->oncpu_ns;
+	t->runq_ns = tv->runq_ns;
+	t->vol = tv->vol;
+	t->invol = tv->invol;
+	t->migrations = tv->migrations;
+	t->sirq_ns = tv->sirq_ns;
+	t->net_sirq_ns = tv->net_sirq_ns;
+	t->base_oncpu_ns = tv->base_oncpu_ns;
+	return 0;
+}
+
 static int take_threads(void *arg, uint32_t n)
 {
 	struct take_ctx *tc = arg;
 	struct sched_collector *c = tc->c;
-	struct sched_snapshot *snap = tc->snap;
+	int err;
 
 	for (uint32_t i = 0; i < n; i++) {
-		const struct dbt_sched_thread *tv = &c->chunk[i];
-		const struct dbt_sched_ival *iv = &tv->ival[c->gen & 1];
-		struct sched_thread_sample *t = sched_snapshot_add(snap);
-
-		if (!t)
-			return -ENOMEM;
-		if (iv->gen == c->gen && add_rec(c, c->keys[i], iv))
-			return -ENOMEM;
-		t->tid = c->keys[i];
-		t->pid = tv->pid;
-		memcpy(t->comm, tv->comm, sizeof(t->comm));
-		t->comm[sizeof(t->comm) - 1] = 0;
-		memcpy(t->pcomm, tv->pcomm, sizeof(t->pcomm));
-		t->pcomm[sizeof(t->pcomm) - 1] = 0;
-		t->exited = tv->exited;
-		t->oncpu_ns = tv->oncpu_ns;
-		t->runq_ns = tv->runq_ns;
-		t->vol = tv->vol;
-		t->invol = tv->invol;
-		t->migrations = tv->migrations;
-		t->sirq_ns = tv->sirq_ns;
-		t->net_sirq_ns = tv->net_sirq_ns;
+		err = take_one(c, tc->snap, c->keys[i], &c->chunk[i]);
+		if (err)
+			return err;
 	}
+	c->n_map += (int)n;
 	return 0;
+}
+
+/* The records in task storage (bpf/sched.bpf.c): one run of the task
+ * iterator, which also moves threads met since the last run into their
+ * storage. Read in whole records; a read may end inside one. */
+static int take_stored(struct sched_collector *c, struct sched_snapshot *snap)
+{
+	const size_t rec = sizeof(c->chunk[0]);
+	char *buf = (char *)c->chunk;
+	size_t have = 0, whole;
+	int fd, err = 0;
+	ssize_t n;
+
+	if (c->iter_fd < 0)
+		return 0;
+	fd = bpf_iter_create(c->iter_fd);
+	if (fd < 0)
+		return fd;
+	for (;;) {
+		n = read(fd, buf + have, sizeof(c->chunk) - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : 0;
+			break;
+		}
+		have += (size_t)n;
+		whole = have / rec;
+		for (size_t i = 0; i < whole && !err; i++)
+			err = take_one(c, snap, c->chunk[i].tid, &c->chunk[i]);
+		if (err)
+			break;
+		have -= whole * rec;
+		memmove(buf, buf + whole * rec, have);
+	}
+	close(fd);
+	return err;
 }
 
 /* The interval's records, parallel to the sorted snapshot; threads
@@ -220,7 +286,7 @@ static int read_runtime(uint32_t tid, uint64_t *ns)
 static void add_running(struct sched_collector *c, struct sched_snapshot *snap, int cpu)
 {
 	uint32_t tid = c->cur[cpu].tid;
-	struct dbt_sched_thread tv;
+	struct sched_thread_sample *t;
 	uint64_t total;
 	int i;
 
@@ -235,21 +301,21 @@ static void add_running(struct sched_collector *c, struct sched_snapshot *snap, 
 		c->ival[i].cpus[cpu / 64] |= 1ull << (cpu % 64);
 	else
 		c->ival[i].cpus_beyond = 1;
-	if (read_runtime(tid, &total) || bpf_map_lookup_elem(c->threads_fd, &tid, &tv))
+	t = &snap->t[i];
+	if (read_runtime(tid, &total))
 		return;
-	if (total > tv.base_oncpu_ns && total - tv.base_oncpu_ns > snap->t[i].oncpu_ns)
-		snap->t[i].oncpu_ns = total - tv.base_oncpu_ns;
+	if (total > t->base_oncpu_ns && total - t->base_oncpu_ns > t->oncpu_ns)
+		t->oncpu_ns = total - t->base_oncpu_ns;
 }
 
 int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 {
 	struct sched_bpf__bss *bss = ((struct sched_bpf *)c->h.skel)->bss;
 	struct take_ctx tc = { c, snap };
-	uint64_t inserts = 0, failed = 0;
+	uint64_t inserts = 0, failed = 0, adopted = 0;
 	__u32 zero = 0;
 	int err;
 
-	delete_exited(c);
 	snap->n = 0;
 	snap->ival = NULL;
 	snap->mono_ns = mono_ns();
@@ -263,14 +329,19 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 	c->gen = bss->ival_gen;
 	__atomic_store_n(&bss->ival_gen, c->gen + 1, __ATOMIC_RELEASE);
 	c->n_recs = 0;
-	err = bpf_hash_stream(c->threads_fd, c->keys, c->chunk, SCHED_CHUNK, false,
-			      DBT_SCHED_MAX_THREADS, take_threads, &tc);
+	c->n_map = 0;
+	/* storage first: the iterator moves new threads out of the map */
+	err = take_stored(c, snap);
+	if (!err)
+		err = bpf_hash_stream(c->threads_fd, c->keys, c->chunk, SCHED_CHUNK, false,
+				      DBT_SCHED_MAX_THREADS, take_threads, &tc);
 	if (err)
 		return err;
 	sched_snapshot_sort(snap);
 	for (int i = 0; i < snap->n; i++)
 		if (snap->t[i].exited)
 			add_exited(c, snap->t[i].tid);
+	delete_exited(c);
 	err = place_recs(c, snap);
 	if (err)
 		return err;
@@ -283,14 +354,16 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		inserts += c->stats[cpu].inserts;
 		failed += c->stats[cpu].update_failed;
+		adopted += c->stats[cpu].adopted;
 	}
-	/* every entry ever inserted is live, deleted by us, or evicted */
-	snap->evictions = inserts > (uint64_t)snap->n + c->deleted
-				  ? inserts - (uint64_t)snap->n - c->deleted : 0;
+	/* every entry ever put in sched_threads is there, deleted by us,
+	 * moved into task storage, or evicted */
+	snap->evictions = inserts > (uint64_t)c->n_map + c->deleted + adopted
+				  ? inserts - (uint64_t)c->n_map - c->deleted - adopted : 0;
 	snap->lost = failed;
-	log_debug("sched: %d threads live, %llu inserted, %llu deleted, %llu evicted", snap->n,
-		  (unsigned long long)inserts, (unsigned long long)c->deleted,
-		  (unsigned long long)snap->evictions);
+	log_debug("sched: %d threads (%d in the map), %llu inserted, %llu deleted, %llu adopted, %llu evicted",
+		  snap->n, c->n_map, (unsigned long long)inserts, (unsigned long long)c->deleted,
+		  (unsigned long long)adopted, (unsigned long long)snap->evictions);
 	return 0;
 }
 

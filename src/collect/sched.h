@@ -12,11 +12,14 @@
 struct sched_collector {
 	struct plan_handle h;
 	int threads_fd, cur_fd, stats_fd, pending_fd;
+	int iter_fd;                   /* the task iterator's link (typed path); -1: none */
 	int sirq_pending_fd;           /* the softirq family's map to share; -1: none */
 	int ncpus;
-	/* one chunk of a batch read; maps are streamed, never copied whole */
+	/* one chunk of a batch or iterator read; records are streamed,
+	 * never copied whole */
 	uint32_t keys[SCHED_CHUNK];
 	struct dbt_sched_thread chunk[SCHED_CHUNK];
+	int n_map;                     /* threads read from sched_threads this time */
 	/* the interval being read (bpf/sched.bpf.c's ival_gen before the move) */
 	uint32_t gen;
 	/* its per-thread records as met in the map, then placed parallel to
@@ -28,8 +31,8 @@ struct sched_collector {
 	struct dbt_sched_cur *cur;     /* ncpus */
 	struct dbt_softirq_pending *pending;  /* ncpus */
 	struct dbt_sched_stats *stats; /* ncpus */
-	/* exited threads seen at the previous read: deleted at this one, so
-	 * their last switch-out is counted before they go */
+	/* exited threads met in this read: their final records, deleted
+	 * once read (no switch-out updates them any more) */
 	uint32_t *exited;
 	uint32_t n_exited, exited_cap;
 	uint64_t deleted;              /* entries removed by us, so far */

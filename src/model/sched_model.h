@@ -20,6 +20,9 @@ struct sched_thread_sample {
 	uint64_t runq_ns, vol, invol, migrations;
 	/* softirq time charged to it (softirq family; part of oncpu_ns) */
 	uint64_t sirq_ns, net_sirq_ns;
+	/* the kernel's on-CPU total when dbtrace first saw it (0: born
+	 * since): /proc's running total minus this is oncpu_ns */
+	uint64_t base_oncpu_ns;
 };
 
 struct sched_snapshot {
