@@ -313,7 +313,7 @@ static __always_inline void on_xmit(struct sk_buff *skb, int rc, struct net_devi
 
 /* --- sockets ----------------------------------------------------------- */
 
-/* Under load one request or read in four is timed (bpf/load_sample.bpf.h,
+/* Under load one request or read in sixteen is timed (bpf/load_sample.bpf.h,
  * dbt_start_weight()): a request and its reply take six clock reads on
  * each end otherwise. */
 

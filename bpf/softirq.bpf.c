@@ -59,8 +59,8 @@ static __always_inline void charge(unsigned int vec, __u64 ns)
 		p->net_ns += ns;
 }
 
-/* Under load one raise in four is timed for the raise->entry wait, and
- * one handler run in four for the handler time, each counting four
+/* Under load one raise in sixteen is timed for the raise->entry wait, and
+ * one handler run in sixteen for the handler time, each counting sixteen
  * (bpf/load_sample.bpf.h): two clock reads per run cost more than the
  * rest of the family's work. Raises and entries stay exact; the time is
  * then an estimate from thousands of runs a second per CPU. */

@@ -129,7 +129,9 @@ assert_histograms() {
 	trans="$(sed -n 's/.*transactions=\([0-9]*\).*/\1/p' "$SCRATCH/rr")"
 	got="$(value "$SCRATCH/m1" "dbtrace_port_response_seconds_count{port=\"$rrport\",role=\"server\"}")"
 	echo "port $rrport: $trans transactions, $got response samples"
-	within_pct "$got" "$trans" 3
+	# an estimate under load: one request in 16 is timed and counts 16
+	# times, so over ~100k requests its standard error is about 1.2%
+	within_pct "$got" "$trans" 5
 	# loopback NET_RX ran on CPU 1, the load's CPU, and took real time
 	got="$(value "$SCRATCH/m1" 'dbtrace_softirq_seconds_total{cpu="1",vector="net_rx"}')"
 	echo "cpu1 net_rx: $got s"
@@ -217,7 +219,7 @@ PY
 	fams="$(query 'count(count by (__name__) ({job="dbtrace",__name__=~"dbtrace_.*"}))')"
 	echo "up=$up count=$count (tcp_rr: $trans) p50=$p50 s net_rx increase=$nrx s families=$fams"
 	[ "$up" = 1 ]
-	within_pct "$count" "$trans" 3
+	within_pct "$count" "$trans" 5   # sampled under load, as above
 	# loopback request/response: tens of µs, far from a bucket edge of 10 ms
 	awk -v v="$p50" 'BEGIN { exit !(v > 1e-6 && v < 1e-2) }'
 	# 3 s of loopback request/response spend tenths of a second in NET_RX
