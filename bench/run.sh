@@ -9,6 +9,8 @@
 #   bench/run.sh [--write FILE]      FILE: also write the report into FILE
 #                                    below its generated-part marker
 #   ROUNDS=3 SECS=5                  rounds, seconds per load run
+#   BUDGET_ROUNDS=12                 rounds of baseline, floor and dbtrace on
+#                                    tcp_rr, where the floor budget is set
 #   LOADS="tcp_rr veth"              only some of the loads
 #   CONFIGS="baseline floor softirqs"  only some tracers (baseline and floor
 #                                    are always added: costs are against them)
@@ -19,7 +21,7 @@ cd "$(dirname "$0")/.."
 # one decimal point for $EPOCHREALTIME, awk and printf whatever the locale
 export LC_ALL=C
 
-usage() { echo "usage: bench/run.sh [--write FILE]   (env: ROUNDS SECS LOADS CONFIGS EXTRAS)" >&2; exit "${1:-2}"; }
+usage() { echo "usage: bench/run.sh [--write FILE]   (env: ROUNDS SECS BUDGET_ROUNDS LOADS CONFIGS EXTRAS)" >&2; exit "${1:-2}"; }
 
 WRITE=
 while [ $# -gt 0 ]; do
@@ -33,8 +35,16 @@ done
 ROUNDS="${ROUNDS:-3}"
 SECS="${SECS:-5}"
 EXTRAS="${EXTRAS:-1}"
+# The floor budget (dbtrace within 1.5x the cost of empty programs) is set
+# on the loopback request/response load, and it is a ratio of two small
+# costs that each swing by +-5 points from run to run on this VM: there
+# baseline, floor and dbtrace run BUDGET_ROUNDS rounds (when more than
+# ROUNDS), and the ratio comes with a bootstrap interval over the rounds.
+BUDGET_LOAD=tcp_rr
+BUDGET_ROUNDS="${BUDGET_ROUNDS:-12}"
 # whole seconds: the capture's -d is SECS + 60 in shell arithmetic
-[[ "$ROUNDS" =~ ^[1-9][0-9]*$ && "$SECS" =~ ^[1-9][0-9]*$ ]] || { echo "bench: ROUNDS and SECS are whole numbers > 0" >&2; usage; }
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ && "$SECS" =~ ^[1-9][0-9]*$ && "$BUDGET_ROUNDS" =~ ^[0-9]+$ ]] ||
+	{ echo "bench: ROUNDS, SECS and BUDGET_ROUNDS are whole numbers (ROUNDS, SECS > 0)" >&2; usage; }
 DBTRACE=build/dbtrace
 TOOLS=build/tests/tools
 # a tracer with no "attached" line of its own gets this long to attach
@@ -303,14 +313,27 @@ run_one() {   # ROUND LOAD CFG
 	printf '  %-10s round %d  %-10s %12s %s\n' "$load" "$r" "$cfg" "$rate" "${LOAD_UNIT[$load]:-ops/s}" >&2
 }
 
-run_load() {   # LOAD
-	local load="$1" r k n=${#CONFIGS[@]}
-	for ((r = 1; r <= ROUNDS; r++)); do
+run_rounds() {   # LOAD FIRST LAST CFG...
+	local load="$1" first="$2" last="$3" r k
+	shift 3
+	local cfgs=("$@") n=$#
+	for ((r = first; r <= last; r++)); do
 		# rotate the order each round so no configuration always runs first
 		for ((k = 0; k < n; k++)); do
-			run_one "$r" "$load" "${CONFIGS[$(((k + r) % n))]}"
+			run_one "$r" "$load" "${cfgs[$(((k + r) % n))]}"
 		done
 	done
+}
+
+run_load() {   # LOAD
+	local load="$1" cfg budget=()
+	run_rounds "$load" 1 "$ROUNDS" "${CONFIGS[@]}"
+	[ "$load" = "$BUDGET_LOAD" ] && [ "$BUDGET_ROUNDS" -gt "$ROUNDS" ] || return 0
+	# the floor budget's extra rounds, for the configurations it compares
+	for cfg in baseline floor dbtrace; do
+		[[ " ${CONFIGS[*]} " != *" $cfg "* ]] || budget+=("$cfg")
+	done
+	[ ${#budget[@]} -lt 3 ] || run_rounds "$load" "$((ROUNDS + 1))" "$BUDGET_ROUNDS" "${budget[@]}"
 }
 
 # Per round: CFG's cost against that round's own baseline, in %.
@@ -529,16 +552,51 @@ anchor_target() {   # LOAD
 	else target "  $1" "$line" met; fi
 }
 
+# How sure the ratio of dbtrace's cost to the floor's is: resampling the
+# rounds (each round's baseline, floor and dbtrace runs kept together)
+# 2000 times, the 5th and 95th percentiles of the ratio of the medians.
+# Prints "LOW-HIGH", or nothing with fewer than 5 complete rounds. mawk
+# has no sort: insertion sorts, fine for a few dozen rounds.
+ratio_interval() {   # LOAD
+	[ -s "$WORK/$1.baseline" ] && [ -s "$WORK/$1.floor" ] && [ -s "$WORK/$1.dbtrace" ] || return 0
+	awk '
+		function med(a, n,   i, j, x) {
+			for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		FILENAME == ARGV[1] { b[$1] = $2; next }
+		FILENAME == ARGV[2] { f[$1] = $2; next }
+		{ d[$1] = $2 }
+		END {
+			for (r in d) if ((r in f) && (r in b) && b[r] > 0) {
+				n++; fc[n] = 1 - f[r] / b[r]; dc[n] = 1 - d[r] / b[r]
+			}
+			if (n < 5) exit
+			srand(1)
+			for (k = 1; k <= 2000; k++) {
+				for (i = 1; i <= n; i++) { j = int(rand() * n) + 1; xs[i] = fc[j]; ys[i] = dc[j] }
+				mf = med(xs, n); md = med(ys, n)
+				if (md < 0) md = 0
+				ratio[k] = mf > 0 ? md / mf : 99
+			}
+			med(ratio, 2000)
+			printf "%.2f-%.2f", ratio[100], ratio[1900]
+		}' "$WORK/$1.baseline" "$WORK/$1.floor" "$WORK/$1.dbtrace"
+}
+
 # dbtrace's cost at most 1.5x the floor's; a cost below zero (noise)
 # counts as zero, so a floor within noise asks dbtrace to be within it too.
 floor_target() {   # LOAD
-	local d f
+	local d f ci rounds
 	d="$(cost "$1" dbtrace)"
 	f="$(cost "$1" floor)"
 	if [ -z "$d" ] || [ -z "$f" ]; then target "  $1" "dbtrace ${d:-n/a}${d:+%}  floor ${f:-n/a}${f:+%}" n/a; return; fi
-	target "  $1" "$(awk -v d="$d" -v f="$f" 'BEGIN {
+	ci="$(ratio_interval "$1")"
+	rounds="$(round_costs "$1" dbtrace | wc -l)"
+	target "  $1" "$(awk -v d="$d" -v f="$f" -v ci="$ci" -v n="$rounds" 'BEGIN {
 		d0 = (d > 0 ? d : 0); f0 = (f > 0 ? f : 0)
-		printf "dbtrace %.1f%%  floor %.1f%%  %s", d, f, (f0 > 0 ? sprintf("%.2fx the floor", d0 / f0) : "floor within noise") }')" \
+		printf "dbtrace %.1f%%  floor %.1f%%  %s", d, f, (f0 > 0 ? sprintf("%.2fx the floor", d0 / f0) : "floor within noise")
+		if (ci != "") printf " (90%%: %s, %d rounds)", ci, n }')" \
 		"$(verdict "$(awk -v d="$d" -v f="$f" 'BEGIN { print ((d > 0 ? d : 0) <= 1.5 * (f > 0 ? f : 0)) }')")"
 }
 
@@ -614,7 +672,7 @@ if [[ " ${LOADS[*]} " == *" veth "* ]] && ! setup_netns 2>"$WORK/netns.err"; the
 	read -r -a LOADS <<<"$(printf '%s\n' "${LOADS[@]}" | grep -vx veth | paste -sd' ')"
 fi
 
-echo "bench: ${#LOADS[@]} loads x ${#CONFIGS[@]} configs x $ROUNDS rounds of ${SECS}s" >&2
+echo "bench: ${#LOADS[@]} loads x ${#CONFIGS[@]} configs x $ROUNDS rounds of ${SECS}s ($BUDGET_LOAD: baseline, floor, dbtrace x $BUDGET_ROUNDS)" >&2
 for load in "${LOADS[@]}"; do run_load "$load"; done
 if [ "$EXTRAS" != 0 ]; then
 	echo "bench: time to first output, BPF run time per event" >&2
