@@ -149,10 +149,6 @@ static __always_inline struct dbt_sched_thread *thread_of(struct task_struct *t,
 	return th;
 }
 
-/* The thread leaving the CPU: its counters as the kernel has them now
- * (__schedule() has charged this run and counted this switch before the
- * tracepoint), and the softirq time that ran on top of it since it came
- * on. tid 0: the idle task, which is never a thread and never charged. */
 /* This interval's record of a thread leaving cpu: the run-queue wait before
  * the run now ending (what the kernel added to run_delay since the thread
  * last left a CPU: the wait at its arrival here, plus any wait on another
@@ -225,6 +221,10 @@ static __always_inline struct dbt_sched_thread *record_of(struct task_struct *t,
 	return th;
 }
 
+/* The thread leaving the CPU: its counters as the kernel has them now
+ * (__schedule() has charged this run and counted this switch before the
+ * tracepoint), and the softirq time that ran on top of it since it came
+ * on. tid 0: the idle task, which is never a thread and never charged. */
 static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, __u32 cpu,
 				     const bool typed)
 {

@@ -72,8 +72,9 @@ struct dbt_net_port_key {
 struct dbt_net_port {
 	__u64 requests;                /* requests answered (server) or replies received (client) */
 	__u64 reads;                   /* receive calls that returned data */
-	/* weighted: under load one measurement in four is timed and counts
-	 * four times (bpf/net.bpf.c), so the totals approximate the counts */
+	/* weighted: under load one measurement in sixteen is timed and
+	 * counts sixteen times (bpf/load_sample.bpf.h), so the totals
+	 * approximate the counts */
 	__u64 resp_hist[DBT_HIST_SLOTS];  /* response time, log2 µs */
 	__u64 rxq_hist[DBT_HIST_SLOTS];   /* rx socket-queue wait, log2 µs */
 };

@@ -28,10 +28,11 @@
 struct dbt_sched_ival {
 	__u32 gen;                    /* the interval it holds */
 	__u32 cpus_beyond;            /* ran on a CPU >= 64 * DBT_SCHED_CPU_WORDS */
-	__u32 runq_hist[DBT_HIST_SLOTS];  /* run-queue delay, log2 µs */
-	__u32 pad;
+	/* every switch-out touches these: one cache line with gen */
 	__u64 cpus[DBT_SCHED_CPU_WORDS];  /* CPUs it ran on */
 	__u64 runq_max_ns;
+	__u32 runq_hist[DBT_HIST_SLOTS];  /* run-queue delay, log2 µs */
+	__u32 pad;
 };
 
 /* Per-thread counters since dbtrace first saw the thread (the thread's
@@ -49,7 +50,6 @@ struct dbt_sched_thread {
 	__u32 exited;                 /* its last switch-out (TASK_DEAD) done */
 	__u32 pad;
 	char comm[16];
-	char pcomm[16];               /* the process's (group leader's) comm */
 	__u64 oncpu_ns;               /* completed runs; see struct dbt_sched_cur for the running one */
 	__u64 runq_ns;                /* runnable but waiting for a CPU */
 	__u64 vol;                    /* left the CPU not runnable (slept, blocked) */
@@ -60,6 +60,8 @@ struct dbt_sched_thread {
 	__u64 sirq_ns, net_sirq_ns;
 	/* the kernel's values when first seen, subtracted from the above */
 	__u64 base_oncpu_ns, base_runq_ns, base_vol, base_invol, base_migrations;
+	/* what every switch-out touches comes above, in few cache lines */
+	char pcomm[16];               /* the process's (group leader's) comm */
 	struct dbt_sched_ival ival[2];
 };
 

@@ -36,14 +36,14 @@ struct dbt_softirq_cpu {
 	__u64 time_ns[DBT_SOFTIRQ_VECS];   /* in the vector, hardirqs inside it excluded */
 	__u64 entries[DBT_SOFTIRQ_VECS];   /* handler runs (what /proc/softirqs counts) */
 	__u64 raises[DBT_SOFTIRQ_VECS];
-	/* raise -> entry wait, log2 µs; only the first raise of a pending
-	 * vector starts the clock, as later raises join the same run */
-	__u64 wait_hist[DBT_SOFTIRQ_VECS][DBT_HIST_SLOTS];
-	__u64 hardirq_ns;
+	__u64 hardirq_ns;                  /* read at every entry: kept near the counters */
 	__u64 hardirq_count;
 	/* exits without a matching entry (attached mid-handler) or entries
 	 * that found a run still open: counted so data loss is never silent */
 	__u64 unmatched;
+	/* raise -> entry wait, log2 µs; only the first raise of a pending
+	 * vector starts the clock, as later raises join the same run */
+	__u64 wait_hist[DBT_SOFTIRQ_VECS][DBT_HIST_SLOTS];
 };
 
 /* Softirq time that ran on top of the current task and is not yet

@@ -51,8 +51,15 @@ static int skel_prepare(struct plan_handle *h, const struct plan_variant *v)
 {
 	struct sched_collector *c = h->ctx;
 	struct sched_bpf *s = h->skel;
+	int err;
 
-	(void)v;
+	/* raw_tp keeps every thread in sched_threads: no task storage, which
+	 * kernels without tp_btf lack too */
+	if (!strcmp(v->path, "raw_tp")) {
+		err = bpf_map__set_autocreate(s->maps.sched_task, false);
+		if (err)
+			return err;
+	}
 	if (c->sirq_pending_fd < 0)
 		return 0;
 	return bpf_map__reuse_fd(s->maps.sirq_pending, c->sirq_pending_fd);

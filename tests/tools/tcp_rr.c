@@ -7,8 +7,11 @@
  * long on a query (the net family's response time must show it).
  *
  * usage: tcp_rr [-d SECONDS] [-s BYTES] [-c CLIENT_CPU] [-S SERVER_CPU]
- *               [-a ADDR] [-p PORT] [-H HOLD_US]
- * prints "listening port=P" once bound, then the result line.
+ *               [-a ADDR] [-p PORT] [-H HOLD_US] [-P PROGRESS_SECONDS]
+ * prints "listening port=P" once bound, then the result line. With -P it
+ * also prints "at=T transactions=N" (T: seconds since the first request)
+ * every PROGRESS_SECONDS, so the benchmark can take the rate over any
+ * stretch of one long run.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -32,6 +35,7 @@ struct opts {
 	const char *addr;
 	int port;
 	long hold_us;
+	double progress_s;
 };
 
 static int full_io(int fd, char *buf, size_t n, int writing)
@@ -80,16 +84,16 @@ static void *serve(void *arg)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { 5.0, 64, 0, 0, "127.0.0.1", 0, 0 };
+	struct opts o = { 5.0, 64, 0, 0, "127.0.0.1", 0, 0, 0 };
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	struct server s = { .o = &o };
 	pthread_t th;
 	long n = 0;
-	double t0, t1;
+	double t0, t1, next_progress;
 	char *buf;
 	int c, fd;
 
-	while ((c = getopt(argc, argv, "d:s:c:S:a:p:H:")) != -1) {
+	while ((c = getopt(argc, argv, "d:s:c:S:a:p:H:P:")) != -1) {
 		switch (c) {
 		case 'd': o.seconds = atof(optarg); break;
 		case 's': o.size = (size_t)atol(optarg); break;
@@ -98,12 +102,13 @@ int main(int argc, char **argv)
 		case 'a': o.addr = optarg; break;
 		case 'p': o.port = atoi(optarg); break;
 		case 'H': o.hold_us = atol(optarg); break;
+		case 'P': o.progress_s = atof(optarg); break;
 		default:
-			fprintf(stderr, "usage: tcp_rr [-d s] [-s bytes] [-c cpu] [-S cpu] [-a addr] [-p port] [-H us]\n");
+			fprintf(stderr, "usage: tcp_rr [-d s] [-s bytes] [-c cpu] [-S cpu] [-a addr] [-p port] [-H us] [-P s]\n");
 			return 2;
 		}
 	}
-	if (o.size == 0 || o.seconds <= 0 || o.hold_us < 0)
+	if (o.size == 0 || o.seconds <= 0 || o.hold_us < 0 || o.progress_s < 0)
 		return 2;
 	buf = calloc(1, o.size);
 	if (!buf)
@@ -117,12 +122,18 @@ int main(int argc, char **argv)
 	fd = tcp_connect_nodelay(&sa);
 	t0 = now_s();
 	t1 = t0;
+	next_progress = o.progress_s;
 	/* check the clock every 64 transactions: cheap and still precise */
 	while (t1 - t0 < o.seconds) {
 		for (int i = 0; i < 64; i++, n++)
 			if (full_io(fd, buf, o.size, 1) || full_io(fd, buf, o.size, 0))
 				die("client io");
 		t1 = now_s();
+		if (o.progress_s > 0 && t1 - t0 >= next_progress) {
+			printf("at=%.6f transactions=%ld\n", t1 - t0, n);
+			fflush(stdout);
+			next_progress += o.progress_s;
+		}
 	}
 	shutdown(fd, SHUT_WR);
 	pthread_join(th, NULL);
