@@ -9,8 +9,9 @@
 #   bench/run.sh [--write FILE]      FILE: also write the report into FILE
 #                                    below its generated-part marker
 #   ROUNDS=3 SECS=5                  rounds, seconds per load run
-#   BUDGET_ROUNDS=12                 rounds of baseline, floor and dbtrace on
-#                                    tcp_rr, where the floor budget is set
+#   BUDGET_ROUNDS=15                 rounds of the floor budget: baseline,
+#                                    floor and dbtrace in turn on one long
+#                                    tcp_rr (0: skip it)
 #   LOADS="tcp_rr veth"              only some of the loads
 #   CONFIGS="baseline floor softirqs"  only some tracers (baseline and floor
 #                                    are always added: costs are against them)
@@ -37,11 +38,13 @@ SECS="${SECS:-5}"
 EXTRAS="${EXTRAS:-1}"
 # The floor budget (dbtrace within 1.5x the cost of empty programs) is set
 # on the loopback request/response load, and it is a ratio of two small
-# costs that each swing by +-5 points from run to run on this VM: there
-# baseline, floor and dbtrace run BUDGET_ROUNDS rounds (when more than
-# ROUNDS), and the ratio comes with a bootstrap interval over the rounds.
-BUDGET_LOAD=tcp_rr
-BUDGET_ROUNDS="${BUDGET_ROUNDS:-12}"
+# costs that each swing by about 5 points from one load run to the next on
+# this VM: it gets a phase of its own (run_budget) with many rounds, and a
+# bootstrap interval.
+BUDGET_ROUNDS="${BUDGET_ROUNDS:-15}"
+# what the sched family needs to reach its steady state after attaching:
+# it moves threads into task storage at its first read, after one interval
+BUDGET_SETTLE=1.5
 # whole seconds: the capture's -d is SECS + 60 in shell arithmetic
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ && "$SECS" =~ ^[1-9][0-9]*$ && "$BUDGET_ROUNDS" =~ ^[0-9]+$ ]] ||
 	{ echo "bench: ROUNDS, SECS and BUDGET_ROUNDS are whole numbers (ROUNDS, SECS > 0)" >&2; usage; }
@@ -325,15 +328,45 @@ run_rounds() {   # LOAD FIRST LAST CFG...
 	done
 }
 
-run_load() {   # LOAD
-	local load="$1" cfg budget=()
-	run_rounds "$load" 1 "$ROUNDS" "${CONFIGS[@]}"
-	[ "$load" = "$BUDGET_LOAD" ] && [ "$BUDGET_ROUNDS" -gt "$ROUNDS" ] || return 0
-	# the floor budget's extra rounds, for the configurations it compares
-	for cfg in baseline floor dbtrace; do
-		[[ " ${CONFIGS[*]} " != *" $cfg "* ]] || budget+=("$cfg")
+run_load() { run_rounds "$1" 1 "$ROUNDS" "${CONFIGS[@]}"; }
+
+# --- the floor budget: tracers in turn on one long tcp_rr ------------------
+# One load process for every round: what differs between processes (the
+# per-run spread above) drops out, and a round starts no load. The rates
+# come from tcp_rr's own progress lines ("at=T transactions=N", -P).
+
+# The load's rate over SECS, BUDGET_SETTLE s from now (the tracer, if any,
+# has just attached), from the progress lines in FILE.
+segment_rate() {   # FILE
+	local a b
+	sleep "$BUDGET_SETTLE"
+	a="$(tail -n 1 "$1")"
+	sleep "$SECS"
+	b="$(tail -n 1 "$1")"
+	awk -v a="$a" -v b="$b" 'BEGIN {
+		if (split(a, x, /[= ]/) != 4 || split(b, y, /[= ]/) != 4 || x[1] != "at" || y[2] <= x[2]) exit
+		printf "%.0f\n", (y[4] - x[4]) / (y[2] - x[2]) }'
+}
+
+# Rates go to $WORK/budget.CFG ("ROUND RATE"), as run_one's do, so cost()
+# and ratio_interval() read them as the load "budget".
+run_budget() {
+	local prog="$WORK/budget.progress" pid r k cfg rate cfgs=(baseline floor dbtrace)
+	# long enough for every round; stopped as soon as they are done
+	bg_start "$prog" "$WORK/budget.err" "$TOOLS/tcp_rr" -d "$((BUDGET_ROUNDS * 3 * (SECS + 8) + 30))" -c 1 -S 1 -P 0.25
+	pid="$BG_PID"
+	for _ in $(seq 100); do grep -qs '^at=' "$prog" && break; sleep 0.1; done
+	for ((r = 1; r <= BUDGET_ROUNDS; r++)); do
+		for ((k = 0; k < 3; k++)); do
+			cfg="${cfgs[$(((k + r) % 3))]}"
+			alive "$pid" || { echo "floor budget: the load ended in round $r: $(last_words "$WORK/budget.err")" >>"$WORK/notes"; break 2; }
+			[ ! -e "$WORK/$cfg.na" ] || continue
+			rate="$("run_$cfg" segment_rate "$prog")" || true
+			[[ ! "$rate" =~ ^[0-9]+$ ]] || echo "$r $rate" >>"$WORK/budget.$cfg"
+			printf '  %-10s round %d  %-10s %12s ops/s\n' budget "$r" "$cfg" "$rate" >&2
+		done
 	done
-	[ ${#budget[@]} -lt 3 ] || run_rounds "$load" "$((ROUNDS + 1))" "$BUDGET_ROUNDS" "${budget[@]}"
+	bg_stop "$pid"
 }
 
 # Per round: CFG's cost against that round's own baseline, in %.
@@ -586,14 +619,14 @@ ratio_interval() {   # LOAD
 
 # dbtrace's cost at most 1.5x the floor's; a cost below zero (noise)
 # counts as zero, so a floor within noise asks dbtrace to be within it too.
-floor_target() {   # LOAD
-	local d f ci rounds
+floor_target() {   # LOAD [LABEL]
+	local d f ci rounds label="${2:-$1}"
 	d="$(cost "$1" dbtrace)"
 	f="$(cost "$1" floor)"
-	if [ -z "$d" ] || [ -z "$f" ]; then target "  $1" "dbtrace ${d:-n/a}${d:+%}  floor ${f:-n/a}${f:+%}" n/a; return; fi
+	if [ -z "$d" ] || [ -z "$f" ]; then target "  $label" "dbtrace ${d:-n/a}${d:+%}  floor ${f:-n/a}${f:+%}" n/a; return; fi
 	ci="$(ratio_interval "$1")"
 	rounds="$(round_costs "$1" dbtrace | wc -l)"
-	target "  $1" "$(awk -v d="$d" -v f="$f" -v ci="$ci" -v n="$rounds" 'BEGIN {
+	target "  $label" "$(awk -v d="$d" -v f="$f" -v ci="$ci" -v n="$rounds" 'BEGIN {
 		d0 = (d > 0 ? d : 0); f0 = (f > 0 ? f : 0)
 		printf "dbtrace %.1f%%  floor %.1f%%  %s", d, f, (f0 > 0 ? sprintf("%.2fx the floor", d0 / f0) : "floor within noise")
 		if (ci != "") printf " (90%%: %s, %d rounds)", ci, n }')" \
@@ -612,7 +645,8 @@ print_targets() {
 	echo "targets (ARCHITECTURE.md; reported, never an exit status):"
 	echo "  overhead below runqlat, cpudist and bpftrace on every load:"
 	for load in "${LOADS[@]}"; do anchor_target "$load"; done
-	echo "  dbtrace within 1.5x the floor's cost:"
+	echo "  dbtrace within 1.5x the floor's cost (the budget: tcp_rr, one process):"
+	[ "$BUDGET_ROUNDS" = 0 ] || floor_target budget "tcp_rr, one process"
 	for load in "${LOADS[@]}"; do floor_target "$load"; done
 	below_target "loader < 1% of a core" "$(self_cpu)" 1 "% of one core at -i 1"
 	below_target "max RSS < 30 MiB" "$(self_rss_mib)" 30 " MiB"
@@ -621,9 +655,25 @@ print_targets() {
 	fi
 }
 
+# The floor budget's phase: medians and per-round costs, as in the table.
+print_budget() {
+	local cfg c
+	[ "$BUDGET_ROUNDS" != 0 ] && [ -s "$WORK/budget.baseline" ] || return 0
+	echo
+	echo "floor budget: tcp_rr in one process, $BUDGET_ROUNDS rounds of ${SECS}s, baseline, floor and dbtrace in turn"
+	for cfg in baseline floor dbtrace; do
+		[ -s "$WORK/budget.$cfg" ] || { printf '  %-10s n/a\n' "$cfg"; continue; }
+		c="$(cost budget "$cfg")"
+		printf '  %-10s %12.0f ops/s %9s  %s\n' "$cfg" "$(awk '{ print $2 }' "$WORK/budget.$cfg" | median)" \
+			"$([ "$cfg" = baseline ] && echo - || printf '%.1f%%' "$c")" \
+			"$([ "$cfg" = baseline ] || round_costs budget "$cfg" | paste -sd' ')"
+	done
+}
+
 report() {
 	print_header
 	print_table
+	print_budget
 	print_attach_facts
 	print_self
 	print_targets
@@ -672,8 +722,12 @@ if [[ " ${LOADS[*]} " == *" veth "* ]] && ! setup_netns 2>"$WORK/netns.err"; the
 	read -r -a LOADS <<<"$(printf '%s\n' "${LOADS[@]}" | grep -vx veth | paste -sd' ')"
 fi
 
-echo "bench: ${#LOADS[@]} loads x ${#CONFIGS[@]} configs x $ROUNDS rounds of ${SECS}s ($BUDGET_LOAD: baseline, floor, dbtrace x $BUDGET_ROUNDS)" >&2
+echo "bench: ${#LOADS[@]} loads x ${#CONFIGS[@]} configs x $ROUNDS rounds of ${SECS}s, then the floor budget: $BUDGET_ROUNDS rounds" >&2
 for load in "${LOADS[@]}"; do run_load "$load"; done
+if [ "$BUDGET_ROUNDS" != 0 ]; then
+	if [[ " ${CONFIGS[*]} " == *" dbtrace "* ]]; then run_budget
+	else echo "floor budget left out: CONFIGS has no dbtrace" >>"$WORK/notes"; fi
+fi
 if [ "$EXTRAS" != 0 ]; then
 	echo "bench: time to first output, BPF run time per event" >&2
 	for _ in 1 2 3; do first_output_secs; done
