@@ -77,8 +77,9 @@ class_field() {   # file class field
 		close_to "$got" "$want" "$4" "$5"
 	}
 	# the kernel's own counters, so equal but for the switches after the
-	# pool read them: its threads run on while it prints and then exit (a
-	# few dozen on the host, about 1% under qemu TCG)
+	# pool read them: its workers, parked while counted, wake and exit (a
+	# switch or two each), and the RpcIO pair runs on until it sees the
+	# stop (a few dozen on the host, about 1% under qemu TCG)
 	check TNT_L0_1002 csw_involuntary_per_s invol 3 50
 	check TNT_L0_1002 csw_voluntary_per_s vol 3 50
 	check RpcIO csw_voluntary_per_s vol 3 50

@@ -7,7 +7,10 @@
  * Prints its pid, runs for SECONDS, then prints what the kernel counted for
  * its threads, per thread name, read from /proc/self/task just before they
  * stop: "count NAME threads=N vol=N invol=N cpu_ticks=N". Tests compare a
- * tracer that watched the whole life of the process against that.
+ * tracer that watched the whole life of the process against that. The
+ * busy workers are parked (asleep on a barrier) while they are counted,
+ * so all they do after it is wake up and exit: one switch each. (Left
+ * spinning, they made hundreds more switches under a slow qemu guest.)
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -21,15 +24,19 @@
 #include <time.h>
 #include <unistd.h>
 
-static atomic_int stop;
+static atomic_int stop, stop_busy;
+/* the workers and main: all workers parked; then counted, let go */
+static pthread_barrier_t parked, released;
 
 static void *busy(void *arg)
 {
 	volatile unsigned long x = 0;
 
 	pthread_setname_np(pthread_self(), "TNT_L0_1002");
-	while (!atomic_load_explicit(&stop, memory_order_relaxed))
+	while (!atomic_load_explicit(&stop_busy, memory_order_relaxed))
 		x++;
+	pthread_barrier_wait(&parked);
+	pthread_barrier_wait(&released);
 	return NULL;
 }
 
@@ -160,6 +167,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	th = calloc((size_t)n, sizeof(*th));
+	pthread_barrier_init(&parked, NULL, (unsigned)n + 1);
+	pthread_barrier_init(&released, NULL, (unsigned)n + 1);
 	for (int i = 0; i < n; i++)
 		pthread_create(&th[i], NULL, busy, NULL);
 	p1 = (struct pong){ ba[0], ab[1] };
@@ -174,6 +183,15 @@ int main(int argc, char **argv)
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
 	}
+	atomic_store(&stop_busy, 1);
+	pthread_barrier_wait(&parked);
+	/* every worker on its way to sleep in the second barrier: let it get
+	 * there before its counters are read */
+	{
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
 	{
 		struct tally t[8];
 		int k = count_threads(t, 8);
@@ -184,6 +202,7 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 	atomic_store(&stop, 1);
+	pthread_barrier_wait(&released);
 	for (int i = 0; i < n; i++)
 		pthread_join(th[i], NULL);
 	/* the ping-pong pair ends when one side closes its write end */
