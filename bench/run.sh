@@ -316,19 +316,15 @@ run_one() {   # ROUND LOAD CFG
 	printf '  %-10s round %d  %-10s %12s %s\n' "$load" "$r" "$cfg" "$rate" "${LOAD_UNIT[$load]:-ops/s}" >&2
 }
 
-run_rounds() {   # LOAD FIRST LAST CFG...
-	local load="$1" first="$2" last="$3" r k
-	shift 3
-	local cfgs=("$@") n=$#
-	for ((r = first; r <= last; r++)); do
+run_load() {   # LOAD
+	local load="$1" r k n=${#CONFIGS[@]}
+	for ((r = 1; r <= ROUNDS; r++)); do
 		# rotate the order each round so no configuration always runs first
 		for ((k = 0; k < n; k++)); do
-			run_one "$r" "$load" "${cfgs[$(((k + r) % n))]}"
+			run_one "$r" "$load" "${CONFIGS[$(((k + r) % n))]}"
 		done
 	done
 }
-
-run_load() { run_rounds "$1" 1 "$ROUNDS" "${CONFIGS[@]}"; }
 
 # --- the floor budget: tracers in turn on one long tcp_rr ------------------
 # One load process for every round: what differs between processes (the
