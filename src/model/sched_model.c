@@ -42,10 +42,30 @@ static int by_tid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Of two samples of one thread, the later one. */
+static bool later(const struct sched_thread_sample *a, const struct sched_thread_sample *b)
+{
+	if (a->exited != b->exited)
+		return a->exited;
+	return a->oncpu_ns + a->vol + a->invol > b->oncpu_ns + b->vol + b->invol;
+}
+
 void sched_snapshot_sort(struct sched_snapshot *s)
 {
-	if (s->n > 1)
-		qsort(s->t, (size_t)s->n, sizeof(s->t[0]), by_tid);
+	int kept = 0;
+
+	if (s->n < 2)
+		return;
+	qsort(s->t, (size_t)s->n, sizeof(s->t[0]), by_tid);
+	for (int i = 0; i < s->n; i++) {
+		if (kept && s->t[kept - 1].tid == s->t[i].tid) {
+			if (later(&s->t[i], &s->t[kept - 1]))
+				s->t[kept - 1] = s->t[i];
+			continue;
+		}
+		s->t[kept++] = s->t[i];
+	}
+	s->n = kept;
 }
 
 int sched_snapshot_index(const struct sched_snapshot *s, uint32_t tid)

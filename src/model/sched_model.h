@@ -84,7 +84,10 @@ void sched_snapshot_init(struct sched_snapshot *s);
 void sched_snapshot_free(struct sched_snapshot *s);
 /* Appends a zeroed sample and returns it (NULL on ENOMEM). */
 struct sched_thread_sample *sched_snapshot_add(struct sched_snapshot *s);
-/* Sorts by tid; call once after filling. */
+/* Sorts by tid, keeping one sample per tid; call once after filling. A
+ * thread can be read twice (the sched collector reads task storage and
+ * then a map, and a thread dying in between is in both): the one kept is
+ * its final one (exited), else the one further along. */
 void sched_snapshot_sort(struct sched_snapshot *s);
 const struct sched_thread_sample *sched_snapshot_find(const struct sched_snapshot *s, uint32_t tid);
 /* Index of tid in s->t, or -1. */

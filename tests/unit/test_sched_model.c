@@ -37,6 +37,31 @@ static const struct sched_class_stats *find_class(const struct sched_interval *i
 	return NULL;
 }
 
+/* A thread that died while the collector read it comes twice: once as it
+ * was, once final. Counted twice, it made a fifth worker of four. */
+static void test_sort_keeps_one_sample_per_thread(void **state)
+{
+	struct sched_snapshot s;
+
+	(void)state;
+	sched_snapshot_init(&s);
+	add(&s, 7, 1, "w", NS, 10, 200);
+	add(&s, 5, 1, "w", NS, 10, 100)->exited = true;
+	add(&s, 6, 1, "w", NS, 10, 100);
+	add(&s, 5, 1, "w", NS, 10, 90);
+	add(&s, 7, 1, "w", NS, 10, 150);
+	sched_snapshot_sort(&s);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.t[0].tid, 5);
+	assert_true(s.t[0].exited);
+	assert_int_equal(s.t[0].invol, 100);
+	assert_int_equal(s.t[1].tid, 6);
+	assert_int_equal(s.t[2].tid, 7);
+	assert_int_equal(s.t[2].invol, 200);
+	assert_int_equal(sched_snapshot_index(&s, 7), 2);
+	sched_snapshot_free(&s);
+}
+
 static void test_classes_rates_and_deltas(void **state)
 {
 	struct sched_snapshot a, b;
@@ -197,6 +222,7 @@ static void test_cpus_format(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sort_keeps_one_sample_per_thread),
 		cmocka_unit_test(test_classes_rates_and_deltas),
 		cmocka_unit_test(test_filter_and_order),
 		cmocka_unit_test(test_overrides),
