@@ -145,10 +145,12 @@ static int add_rec(struct sched_collector *c, uint32_t tid, const struct dbt_sch
 	return 0;
 }
 
-static int take_one(struct sched_collector *c, struct sched_snapshot *snap, uint32_t tid,
+/* One thread's record, from either place it lives (it carries its tid). */
+static int take_one(struct sched_collector *c, struct sched_snapshot *snap,
 		    const struct dbt_sched_thread *tv)
 {
 	const struct dbt_sched_ival *iv = &tv->ival[c->gen & 1];
+	uint32_t tid = tv->tid;
 	struct sched_thread_sample *t = sched_snapshot_add(snap);
 
 	if (!t)
@@ -180,7 +182,7 @@ static int take_threads(void *arg, uint32_t n)
 	int err;
 
 	for (uint32_t i = 0; i < n; i++) {
-		err = take_one(c, tc->snap, c->keys[i], &c->chunk[i]);
+		err = take_one(c, tc->snap, &c->chunk[i]);
 		if (err)
 			return err;
 	}
@@ -215,7 +217,7 @@ static int take_stored(struct sched_collector *c, struct sched_snapshot *snap)
 		have += (size_t)n;
 		whole = have / rec;
 		for (size_t i = 0; i < whole && !err; i++)
-			err = take_one(c, snap, c->chunk[i].tid, &c->chunk[i]);
+			err = take_one(c, snap, &c->chunk[i]);
 		if (err)
 			break;
 		have -= whole * rec;
