@@ -39,7 +39,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 # subcommands and main. Everything else is pure and linked into the unit
 # tests through libdbtrace.a.
 BPF_SRCS   := $(wildcard bpf/*.bpf.c)
-MAIN_SRCS  := src/main.c $(wildcard src/collect/*.c src/cmd/*.c src/core/bpf_*.c)
+MAIN_SRCS  := src/main.c src/session/session.c $(wildcard src/collect/*.c src/cmd/*.c src/core/bpf_*.c)
 LIB_SRCS   := $(filter-out $(MAIN_SRCS),$(wildcard src/*/*.c))
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 TOOL_SRCS  := $(wildcard tests/tools/*.c)

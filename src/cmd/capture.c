@@ -1,8 +1,8 @@
 /* `dbtrace capture`: a timed JSON capture, named only once complete. */
 #include "cmd/cmd.h"
-#include "cmd/session.h"
+#include "session/session.h"
 #include "core/log.h"
-#include "out/capture_json.h"
+#include "capture/capture_write.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #include "cmd/cmd.h"
 #include "core/log.h"
 #include "findings/static_checks.h"
-#include "out/check_report.h"
+#include "render/check_report.h"
 #include "sysinfo/netdev.h"
 #include "sysinfo/procfile.h"
 #include "sysinfo/proc_scan.h"

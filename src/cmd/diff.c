@@ -1,8 +1,8 @@
 /* `dbtrace diff BEFORE AFTER`: two captures side by side. */
 #include "cmd/cmd.h"
 #include "core/log.h"
-#include "model/capture_diff.h"
-#include "out/diff_table.h"
+#include "capture/capture_diff.h"
+#include "render/diff_table.h"
 
 #include <errno.h>
 #include <stdio.h>

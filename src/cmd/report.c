@@ -4,9 +4,9 @@
 #define _GNU_SOURCE
 #include "cmd/cmd.h"
 #include "core/log.h"
-#include "model/capture_read.h"
-#include "out/atomic_file.h"
-#include "out/report_html.h"
+#include "capture/capture_read.h"
+#include "core/atomic_file.h"
+#include "render/report_html.h"
 
 #include <errno.h>
 #include <signal.h>

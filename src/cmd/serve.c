@@ -3,11 +3,11 @@
  * input), so a scrape never races an interval and SIGINT/SIGTERM stop
  * both through the session's signalfd. */
 #include "cmd/cmd.h"
-#include "cmd/session.h"
+#include "session/session.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
-#include "out/http_server.h"
-#include "out/prom_exposition.h"
+#include "render/http_server.h"
+#include "render/prom_exposition.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,12 +1,12 @@
 /* `dbtrace top`: the live view, full-screen or --batch. */
 #include "cmd/cmd.h"
-#include "cmd/session.h"
+#include "session/session.h"
 #include "core/log.h"
-#include "out/batch.h"
-#include "out/class_table.h"
-#include "out/cpu_table.h"
-#include "out/net_table.h"
-#include "out/top_ui.h"
+#include "render/batch.h"
+#include "render/class_table.h"
+#include "render/cpu_table.h"
+#include "render/net_table.h"
+#include "render/top_ui.h"
 
 #include <stdio.h>
 #include <unistd.h>

@@ -10,7 +10,7 @@
 #include "collect/sched.h"
 #include "collect/softirq.h"
 #include "model/cpu_model.h"
-#include "model/interval.h"
+#include "session/interval.h"
 #include "sysinfo/procstat.h"
 
 enum dbt_family {

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/capture_diff.h"
+#include "capture/capture_diff.h"
 
 #define CAPS FIXTURES "/captures/"
 

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/capture_read.h"
+#include "capture/capture_read.h"
 #include "model/hist.h"
 
 #define CAPS FIXTURES "/captures/"

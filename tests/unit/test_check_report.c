@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "out/check_report.h"
+#include "render/check_report.h"
 
 struct fixture {
 	struct static_input in;

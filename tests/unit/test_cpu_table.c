@@ -6,7 +6,7 @@
 
 #include <math.h>
 #include <string.h>
-#include "out/cpu_table.h"
+#include "render/cpu_table.h"
 
 static void fill(struct cpu_row *rows, int n)
 {

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "out/diff_table.h"
+#include "render/diff_table.h"
 
 #define CAPS FIXTURES "/captures/"
 

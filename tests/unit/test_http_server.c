@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "out/http_server.h"
+#include "render/http_server.h"
 
 struct body_ctx {
 	int calls;

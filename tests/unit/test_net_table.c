@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "out/net_table.h"
+#include "render/net_table.h"
 
 static struct net_dev_stats dev(const char *name, double tx_mbps, double txq99)
 {

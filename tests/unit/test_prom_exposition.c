@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "out/prom_exposition.h"
+#include "render/prom_exposition.h"
 
 /* --- building intervals ---------------------------------------------- */
 

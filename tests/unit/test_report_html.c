@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "out/report_html.h"
+#include "render/report_html.h"
 
 #define CAPS FIXTURES "/captures/"
 

@@ -1,0 +1,647 @@
+#include "capture/capture_diff.h"
+#include "sysinfo/softirqs.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum better { LOWER, HIGHER, NEUTRAL };
+
+/* How a metric is judged: which way is better, and the change that is
+ * still noise (absolute, and relative to the larger value). */
+struct spec {
+	const char *metric;
+	enum better better;
+	double abs_floor, rel_floor;
+};
+
+static const struct spec softirq_spec = { NULL, LOWER, 0.5, 0.10 };
+
+/* A row key and the two things it stands for (either may be NULL). */
+struct pair {
+	char key[96];
+	const void *a, *b;
+	double rank;
+};
+
+struct pairs {
+	struct pair *p;
+	int n, cap;
+};
+
+const char *cdiff_dir_name(enum cdiff_dir dir)
+{
+	static const char *const names[CDIFF_DIRS] = {
+		"same", "better", "worse", "up", "down", "changed", "new", "gone",
+	};
+
+	return dir >= 0 && dir < CDIFF_DIRS ? names[dir] : "?";
+}
+
+static struct cdiff_row *new_row(struct capture_diff *d, enum cdiff_section_id id, const char *key,
+				 const char *metric)
+{
+	struct cdiff_section *s = &d->sec[id];
+	struct cdiff_row *r;
+
+	if (s->n == s->cap) {
+		int cap = s->cap ? s->cap * 2 : 32;
+		struct cdiff_row *rows = realloc(s->rows, sizeof(*rows) * (size_t)cap);
+
+		if (!rows)
+			return NULL;
+		s->rows = rows;
+		s->cap = cap;
+	}
+	r = &s->rows[s->n++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->key, sizeof(r->key), "%s", key);
+	snprintf(r->metric, sizeof(r->metric), "%s", metric);
+	r->before = r->after = r->change = r->change_pct = NAN;
+	return r;
+}
+
+static enum cdiff_dir judge(const struct spec *sp, double a, double b)
+{
+	double delta = b - a, big = fmax(fabs(a), fabs(b));
+
+	if (isnan(a))
+		return CDIFF_NEW;
+	if (isnan(b))
+		return CDIFF_GONE;
+	if (fabs(delta) <= sp->abs_floor || fabs(delta) <= sp->rel_floor * big)
+		return CDIFF_SAME;
+	if (sp->better == NEUTRAL)
+		return delta > 0 ? CDIFF_UP : CDIFF_DOWN;
+	return (delta < 0) == (sp->better == LOWER) ? CDIFF_BETTER : CDIFF_WORSE;
+}
+
+/* A numeric row; none when neither capture has a number. */
+static int num_row(struct capture_diff *d, enum cdiff_section_id id, const char *key,
+		   const struct spec *sp, const char *metric, double a, double b)
+{
+	struct cdiff_row *r;
+
+	if (isnan(a) && isnan(b))
+		return 0;
+	r = new_row(d, id, key, metric ? metric : sp->metric);
+	if (!r)
+		return -ENOMEM;
+	r->before = a;
+	r->after = b;
+	if (!isnan(a) && !isnan(b)) {
+		r->change = b - a;
+		if (a != 0)
+			r->change_pct = 100.0 * (b - a) / fabs(a);
+	}
+	r->dir = judge(sp, a, b);
+	d->count[r->dir]++;
+	return 0;
+}
+
+static int text_row(struct capture_diff *d, enum cdiff_section_id id, const char *key,
+		    const char *metric, const char *a, const char *b)
+{
+	struct cdiff_row *r;
+
+	if (!a && !b)
+		return 0;
+	r = new_row(d, id, key, metric);
+	if (!r)
+		return -ENOMEM;
+	r->is_text = true;
+	snprintf(r->before_text, sizeof(r->before_text), "%s", a ? a : "");
+	snprintf(r->after_text, sizeof(r->after_text), "%s", b ? b : "");
+	r->dir = !a ? CDIFF_NEW : !b ? CDIFF_GONE : strcmp(a, b) ? CDIFF_CHANGED : CDIFF_SAME;
+	d->count[r->dir]++;
+	return 0;
+}
+
+/* --- keys ---------------------------------------------------------------- */
+
+static int pairs_add(struct pairs *ps, const char *key, const void *item, bool after, double rank)
+{
+	struct pair *p = NULL;
+
+	for (int i = 0; i < ps->n && !p; i++)
+		if (!strcmp(ps->p[i].key, key))
+			p = &ps->p[i];
+	if (!p) {
+		if (ps->n == ps->cap) {
+			int cap = ps->cap ? ps->cap * 2 : 64;
+			struct pair *np = realloc(ps->p, sizeof(*np) * (size_t)cap);
+
+			if (!np)
+				return -ENOMEM;
+			ps->p = np;
+			ps->cap = cap;
+		}
+		p = &ps->p[ps->n++];
+		memset(p, 0, sizeof(*p));
+		snprintf(p->key, sizeof(p->key), "%s", key);
+	}
+	if (after)
+		p->b = item;
+	else
+		p->a = item;
+	if (rank > p->rank)
+		p->rank = rank;
+	return 0;
+}
+
+static int by_rank(const void *x, const void *y)
+{
+	const struct pair *a = x, *b = y;
+
+	if (a->rank != b->rank)
+		return a->rank > b->rank ? -1 : 1;
+	return strcmp(a->key, b->key);
+}
+
+static void pairs_top(struct pairs *ps, int top_n)
+{
+	qsort(ps->p, (size_t)ps->n, sizeof(*ps->p), by_rank);
+	if (top_n > 0 && ps->n > top_n)
+		ps->n = top_n;
+}
+
+/* "mysqld", or "mysqld#2" for the second busiest process of that name:
+ * PIDs differ between runs, names and ranks do not. */
+static void proc_key(const char (*comms)[16], int idx, char *buf, size_t len)
+{
+	int ord = 1;
+
+	for (int i = 0; i < idx; i++)
+		ord += !strcmp(comms[i], comms[idx]);
+	if (ord > 1)
+		snprintf(buf, len, "%s#%d", comms[idx], ord);
+	else
+		snprintf(buf, len, "%s", comms[idx]);
+}
+
+/* "mysqld#2/TNT_*"; just the process key for the class named after it. */
+static void class_key(const char *proc, const char *comm, const char *cls, char *buf, size_t len)
+{
+	if (!strcmp(comm, cls))
+		snprintf(buf, len, "%s", proc);
+	else
+		snprintf(buf, len, "%.31s/%.63s", proc, cls);
+}
+
+/* The process key and comm of a PID in a capture, "pid N" when it is
+ * not listed. */
+static void pid_key(const struct capture *c, int pid, char *buf, size_t len, char *comm)
+{
+	const struct sched_summary *s = &c->sched;
+	char comms[64][16];
+
+	for (int i = 0; i < s->n_procs; i++) {
+		if (s->procs[i].pid != pid)
+			continue;
+		memcpy(comm, s->procs[i].comm, 16);
+		if (i < 64) {
+			for (int k = 0; k <= i; k++)
+				memcpy(comms[k], s->procs[k].comm, 16);
+			proc_key((const char (*)[16])comms, i, buf, len);
+		} else {
+			snprintf(buf, len, "%s", s->procs[i].comm);
+		}
+		return;
+	}
+	for (int i = 0; i < c->clock.n_procs; i++)
+		if (c->clock.procs[i].pid == pid) {
+			snprintf(buf, len, "%s", c->clock.procs[i].comm);
+			memcpy(comm, c->clock.procs[i].comm, 16);
+			return;
+		}
+	snprintf(buf, len, "pid %d", pid);
+	comm[0] = 0;
+}
+
+/* --- sections ------------------------------------------------------------ */
+
+static const struct cpu_row *cpu_of(const struct capture *c, int cpu)
+{
+	for (int i = 0; i < c->n_cpus; i++)
+		if (c->cpus[i].cpu == cpu)
+			return &c->cpus[i];
+	return NULL;
+}
+
+static bool has_sirq(const struct capture *c)
+{
+	for (int i = 0; i < c->n_cpus; i++)
+		if (c->cpus[i].have_sirq)
+			return true;
+	return false;
+}
+
+static double sirq(const struct cpu_row *r, int v)
+{
+	if (!r || !r->have_sirq)
+		return NAN;
+	return v < 0 ? r->softirq_total_pct : r->softirq_pct[v];
+}
+
+static int softirq_section(struct capture_diff *d, const struct capture *a, const struct capture *b)
+{
+	int max_cpu = -1, err = 0;
+
+	for (int i = 0; i < a->n_cpus; i++)
+		max_cpu = a->cpus[i].cpu > max_cpu ? a->cpus[i].cpu : max_cpu;
+	for (int i = 0; i < b->n_cpus; i++)
+		max_cpu = b->cpus[i].cpu > max_cpu ? b->cpus[i].cpu : max_cpu;
+	for (int cpu = 0; cpu <= max_cpu && !err; cpu++) {
+		const struct cpu_row *ra = cpu_of(a, cpu), *rb = cpu_of(b, cpu);
+		char key[16], metric[32];
+		double ha, hb;
+
+		if (!ra && !rb)
+			continue;
+		snprintf(key, sizeof(key), "cpu%d", cpu);
+		err = num_row(d, CDIFF_SOFTIRQ, key, &softirq_spec, "total_pct", sirq(ra, -1), sirq(rb, -1));
+		/* the vectors that take a visible share on either side */
+		for (int v = 0; v < DBT_SOFTIRQ_VECS && !err; v++) {
+			double x = sirq(ra, v), y = sirq(rb, v);
+
+			if (!(fmax(isnan(x) ? 0 : x, isnan(y) ? 0 : y) >= softirq_spec.abs_floor))
+				continue;
+			snprintf(metric, sizeof(metric), "%s_pct", softirq_vec_key(v));
+			err = num_row(d, CDIFF_SOFTIRQ, key, &softirq_spec, metric, x, y);
+		}
+		ha = ra ? ra->hardirq_pct : NAN;
+		hb = rb ? rb->hardirq_pct : NAN;
+		if (!err && fmax(isnan(ha) ? 0 : ha, isnan(hb) ? 0 : hb) >= softirq_spec.abs_floor)
+			err = num_row(d, CDIFF_SOFTIRQ, key, &softirq_spec, "hardirq_pct", ha, hb);
+	}
+	return err;
+}
+
+static const struct spec class_specs[] = {
+	{ "threads", NEUTRAL, 0, 0 },
+	{ "oncpu_pct", NEUTRAL, 2, 0.10 },
+	{ "csw_voluntary_per_s", NEUTRAL, 10, 0.20 },
+	{ "csw_involuntary_per_s", LOWER, 10, 0.20 },
+	{ "runq_p50_us", LOWER, 5, 0.25 },
+	{ "runq_p99_us", LOWER, 20, 0.25 },
+	{ "runnable_avg", NEUTRAL, 0.1, 0.10 },
+	{ "softirq_lost_pct", LOWER, 0.5, 0.10 },
+};
+
+static double class_value(const struct sched_class_stats *c, int k)
+{
+	if (!c)
+		return NAN;
+	switch (k) {
+	case 0: return c->threads;
+	case 1: return c->oncpu_pct;
+	case 2: return c->vol_per_s;
+	case 3: return c->invol_per_s;
+	case 4: return c->runq_p50_us;
+	case 5: return c->runq_p99_us;
+	case 6: return c->runnable_avg;
+	default: return c->softirq_lost_pct;
+	}
+}
+
+static int class_pairs(struct pairs *ps, const struct sched_summary *s, bool after)
+{
+	char (*comms)[16] = calloc((size_t)s->n_procs + 1, 16);
+	int err = 0;
+
+	if (!comms)
+		return -ENOMEM;
+	for (int i = 0; i < s->n_procs; i++)
+		memcpy(comms[i], s->procs[i].comm, 16);
+	for (int i = 0; i < s->n_procs && !err; i++) {
+		char pk[48], key[96];
+
+		proc_key((const char (*)[16])comms, i, pk, sizeof(pk));
+		for (int k = 0; k < s->procs[i].n_classes && !err; k++) {
+			const struct sched_class_stats *c = &s->procs[i].classes[k];
+
+			class_key(pk, s->procs[i].comm, c->name, key, sizeof(key));
+			err = pairs_add(ps, key, c, after, isnan(c->oncpu_pct) ? 0 : c->oncpu_pct);
+		}
+	}
+	free(comms);
+	return err;
+}
+
+static int classes_section(struct capture_diff *d, const struct capture *a, const struct capture *b,
+			   int top_n)
+{
+	struct pairs ps = { 0 };
+	int err = class_pairs(&ps, &a->sched, false);
+
+	if (!err)
+		err = class_pairs(&ps, &b->sched, true);
+	pairs_top(&ps, top_n);
+	for (int i = 0; i < ps.n && !err; i++)
+		for (size_t k = 0; k < sizeof(class_specs) / sizeof(class_specs[0]) && !err; k++)
+			err = num_row(d, CDIFF_CLASSES, ps.p[i].key, &class_specs[k], NULL,
+				      class_value(ps.p[i].a, (int)k), class_value(ps.p[i].b, (int)k));
+	free(ps.p);
+	return err;
+}
+
+static const struct spec port_specs[] = {
+	{ "requests_per_s", HIGHER, 1, 0.05 },
+	{ "response_p50_us", LOWER, 5, 0.25 },
+	{ "response_p99_us", LOWER, 5, 0.25 },
+	{ "rxq_p50_us", LOWER, 5, 0.25 },
+	{ "rxq_p99_us", LOWER, 5, 0.25 },
+};
+
+static double port_value(const struct net_port_stats *p, int k)
+{
+	if (!p)
+		return NAN;
+	switch (k) {
+	case 0: return p->requests_per_s;
+	case 1: return p->resp_p50_us;
+	case 2: return p->resp_p99_us;
+	case 3: return p->rxq_p50_us;
+	default: return p->rxq_p99_us;
+	}
+}
+
+static const struct spec dev_specs[] = {
+	{ "tx_mbps", NEUTRAL, 0.1, 0.05 },
+	{ "rx_mbps", NEUTRAL, 0.1, 0.05 },
+	{ "tx_pps", NEUTRAL, 10, 0.05 },
+	{ "rx_pps", NEUTRAL, 10, 0.05 },
+	{ "util_pct", NEUTRAL, 1, 0.05 },
+	{ "txq_p50_us", LOWER, 5, 0.25 },
+	{ "txq_p99_us", LOWER, 5, 0.25 },
+};
+
+static double dev_value(const struct net_dev_stats *v, int k)
+{
+	if (!v)
+		return NAN;
+	switch (k) {
+	case 0: return v->tx_mbps;
+	case 1: return v->rx_mbps;
+	case 2: return v->tx_pps;
+	case 3: return v->rx_pps;
+	case 4: return v->util_pct;
+	case 5: return v->txq_p50_us;
+	default: return v->txq_p99_us;
+	}
+}
+
+static double zero_nan(double v)
+{
+	return isnan(v) ? 0 : v;
+}
+
+static int net_pairs(struct pairs *ports, struct pairs *devs, const struct net_interval *ni, bool after)
+{
+	int err = 0;
+
+	for (int i = 0; i < ni->n_ports && !err; i++) {
+		const struct net_port_stats *p = &ni->ports[i];
+		char key[32];
+
+		snprintf(key, sizeof(key), "%u/%s", p->port, net_role_name(p->role));
+		err = pairs_add(ports, key, p, after, zero_nan(p->requests_per_s) + 1);
+	}
+	for (int i = 0; i < ni->n_devs && !err; i++) {
+		const struct net_dev_stats *v = &ni->devs[i];
+		double busy = zero_nan(v->tx_mbps) + zero_nan(v->rx_mbps);
+		char key[96];
+
+		if (v->foreign)
+			snprintf(key, sizeof(key), "%s@%s", v->name, v->netns_name);
+		else
+			snprintf(key, sizeof(key), "%s", v->name);
+		/* rank 0: idle (dropped when it is idle on both sides) */
+		err = pairs_add(devs, key, v, after,
+				busy + zero_nan(v->tx_pps) / 1e6 + zero_nan(v->rx_pps) / 1e6 +
+				(double)v->txq_samples / 1e9);
+	}
+	return err;
+}
+
+static int net_sections(struct capture_diff *d, const struct capture *a, const struct capture *b,
+			int top_n)
+{
+	struct pairs ports = { 0 }, devs = { 0 };
+	int err = net_pairs(&ports, &devs, &a->net, false);
+
+	if (!err)
+		err = net_pairs(&ports, &devs, &b->net, true);
+	pairs_top(&ports, top_n);
+	pairs_top(&devs, top_n);
+	/* devices idle on both sides say nothing */
+	while (devs.n && devs.p[devs.n - 1].rank <= 0)
+		devs.n--;
+	for (int i = 0; i < ports.n && !err; i++)
+		for (size_t k = 0; k < sizeof(port_specs) / sizeof(port_specs[0]) && !err; k++)
+			err = num_row(d, CDIFF_PORTS, ports.p[i].key, &port_specs[k], NULL,
+				      port_value(ports.p[i].a, (int)k), port_value(ports.p[i].b, (int)k));
+	for (int i = 0; i < devs.n && !err; i++) {
+		const struct net_dev_stats *x = devs.p[i].a, *y = devs.p[i].b;
+
+		for (size_t k = 0; k < sizeof(dev_specs) / sizeof(dev_specs[0]) && !err; k++)
+			err = num_row(d, CDIFF_DEVICES, devs.p[i].key, &dev_specs[k], NULL,
+				      dev_value(x, (int)k), dev_value(y, (int)k));
+		if (!err)
+			err = text_row(d, CDIFF_DEVICES, devs.p[i].key, "qdisc",
+				       x && x->qdisc_text[0] ? x->qdisc_text : x ? "unknown" : NULL,
+				       y && y->qdisc_text[0] ? y->qdisc_text : y ? "unknown" : NULL);
+	}
+	free(ports.p);
+	free(devs.p);
+	return err;
+}
+
+static const struct spec clock_specs[] = {
+	{ "vdso_pct", LOWER, 1, 0.10 },
+	{ "clock_sys_pct", LOWER, 1, 0.10 },
+	{ "clock_syscalls_per_s", LOWER, 10, 0.10 },
+};
+
+static double clock_value(const struct clock_stats *c, int k)
+{
+	if (!c)
+		return NAN;
+	return k == 0 ? c->vdso_pct : k == 1 ? c->sys_pct : c->reads_per_s;
+}
+
+static int clock_pairs(struct pairs *ps, const struct clock_interval *ci, bool after)
+{
+	char (*comms)[16] = calloc((size_t)ci->n_procs + 1, 16);
+	int err = 0;
+
+	if (!comms)
+		return -ENOMEM;
+	for (int i = 0; i < ci->n_procs; i++)
+		memcpy(comms[i], ci->procs[i].comm, 16);
+	for (int i = 0; i < ci->n_procs && !err; i++) {
+		char pk[48], key[96];
+
+		proc_key((const char (*)[16])comms, i, pk, sizeof(pk));
+		for (int k = 0; k < ci->procs[i].n_classes && !err; k++) {
+			const struct clock_stats *c = &ci->procs[i].classes[k];
+			double clock_time = zero_nan(c->vdso_pct) + zero_nan(c->sys_pct);
+
+			/* only the classes that read the clock at all */
+			if (clock_time <= 0 && zero_nan(c->reads_per_s) <= 0)
+				continue;
+			class_key(pk, ci->procs[i].comm, c->name, key, sizeof(key));
+			err = pairs_add(ps, key, c, after,
+					clock_time * (double)c->samples + zero_nan(c->reads_per_s));
+		}
+	}
+	free(comms);
+	return err;
+}
+
+static int clock_section(struct capture_diff *d, const struct capture *a, const struct capture *b,
+			 int top_n)
+{
+	struct pairs ps = { 0 };
+	int err = clock_pairs(&ps, &a->clock, false);
+
+	if (!err)
+		err = clock_pairs(&ps, &b->clock, true);
+	pairs_top(&ps, top_n);
+	for (int i = 0; i < ps.n && !err; i++)
+		for (size_t k = 0; k < sizeof(clock_specs) / sizeof(clock_specs[0]) && !err; k++)
+			err = num_row(d, CDIFF_CLOCK, ps.p[i].key, &clock_specs[k], NULL,
+				      clock_value(ps.p[i].a, (int)k), clock_value(ps.p[i].b, (int)k));
+	free(ps.p);
+	return err;
+}
+
+/* What a finding is about, in terms that survive a rerun. */
+static void finding_subject(const struct capture *c, const struct finding *f, char *buf, size_t len)
+{
+	char pk[64], comm[16];
+
+	if (f->pid) {
+		pid_key(c, f->pid, pk, sizeof(pk), comm);
+		if (f->class_name[0])
+			class_key(pk, comm, f->class_name, buf, len);
+		else
+			snprintf(buf, len, "%s", pk);
+	} else {
+		snprintf(buf, len, "%s", f->class_name[0] ? f->class_name : "host");
+	}
+}
+
+static int finding_pairs(struct pairs *ps, const struct capture *c, bool after)
+{
+	int err = 0;
+
+	for (int i = 0; i < c->findings.n && !err; i++) {
+		const struct finding *f = &c->findings.items[i];
+		char subject[96], key[160];
+
+		finding_subject(c, f, subject, sizeof(subject));
+		snprintf(key, sizeof(key), "%s\t%s", subject, f->id);
+		err = pairs_add(ps, key, f, after, (double)f->severity);
+	}
+	return err;
+}
+
+static int findings_section(struct capture_diff *d, const struct capture *a, const struct capture *b)
+{
+	struct pairs ps = { 0 };
+	int err = finding_pairs(&ps, a, false);
+
+	if (!err)
+		err = finding_pairs(&ps, b, true);
+	pairs_top(&ps, 0);
+	for (int i = 0; i < ps.n && !err; i++) {
+		const struct finding *x = ps.p[i].a, *y = ps.p[i].b;
+		char *tab = strchr(ps.p[i].key, '\t');
+		struct cdiff_row *r;
+
+		*tab = 0;
+		r = new_row(d, CDIFF_FINDINGS, ps.p[i].key, tab + 1);
+		if (!r) {
+			err = -ENOMEM;
+			break;
+		}
+		r->is_text = true;
+		r->before = x ? x->severity : NAN;
+		r->after = y ? y->severity : NAN;
+		snprintf(r->before_text, sizeof(r->before_text), "%s", x ? finding_severity_name(x->severity) : "");
+		snprintf(r->after_text, sizeof(r->after_text), "%s", y ? finding_severity_name(y->severity) : "");
+		snprintf(r->note, sizeof(r->note), "%s", (y ? y : x)->title);
+		r->dir = !x ? CDIFF_NEW : !y ? CDIFF_GONE
+			 : y->severity > x->severity ? CDIFF_WORSE
+			 : y->severity < x->severity ? CDIFF_BETTER : CDIFF_SAME;
+		d->count[r->dir]++;
+	}
+	free(ps.p);
+	return err;
+}
+
+int capture_diff_compute(const struct capture *a, const struct capture *b,
+			 const struct cdiff_opts *opts, struct capture_diff *d)
+{
+	static const struct {
+		const char *name, *title;
+	} names[CDIFF_SECTIONS] = {
+		[CDIFF_SOFTIRQ] = { "softirq", "softirq share per CPU (% of wall time)" },
+		[CDIFF_CLASSES] = { "classes", "thread classes (process/class)" },
+		[CDIFF_PORTS] = { "ports", "service ports (PORT/ROLE)" },
+		[CDIFF_DEVICES] = { "devices", "network devices" },
+		[CDIFF_CLOCK] = { "clock", "clock reads (process/class)" },
+		[CDIFF_FINDINGS] = { "findings", "findings (subject, id: severity)" },
+	};
+	int top_n = opts && opts->top_n > 0 ? opts->top_n : 20;
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	for (int i = 0; i < CDIFF_SECTIONS; i++) {
+		d->sec[i].name = names[i].name;
+		d->sec[i].title = names[i].title;
+	}
+	d->sec[CDIFF_SOFTIRQ].in_before = has_sirq(a);
+	d->sec[CDIFF_SOFTIRQ].in_after = has_sirq(b);
+	d->sec[CDIFF_CLASSES].in_before = a->have_sched;
+	d->sec[CDIFF_CLASSES].in_after = b->have_sched;
+	d->sec[CDIFF_PORTS].in_before = d->sec[CDIFF_DEVICES].in_before = a->have_net;
+	d->sec[CDIFF_PORTS].in_after = d->sec[CDIFF_DEVICES].in_after = b->have_net;
+	d->sec[CDIFF_CLOCK].in_before = a->have_clock;
+	d->sec[CDIFF_CLOCK].in_after = b->have_clock;
+	d->sec[CDIFF_FINDINGS].in_before = d->sec[CDIFF_FINDINGS].in_after = true;
+
+	err = softirq_section(d, a, b);
+	if (!err)
+		err = classes_section(d, a, b, top_n);
+	if (!err)
+		err = net_sections(d, a, b, top_n);
+	if (!err)
+		err = clock_section(d, a, b, top_n);
+	if (!err)
+		err = findings_section(d, a, b);
+	if (err)
+		capture_diff_free(d);
+	return err;
+}
+
+void capture_diff_free(struct capture_diff *d)
+{
+	for (int i = 0; i < CDIFF_SECTIONS; i++)
+		free(d->sec[i].rows);
+	memset(d, 0, sizeof(*d));
+}
+
+const struct cdiff_row *cdiff_find(const struct capture_diff *d, enum cdiff_section_id sec,
+				   const char *key, const char *metric)
+{
+	const struct cdiff_section *s = &d->sec[sec];
+
+	for (int i = 0; i < s->n; i++)
+		if (!strcmp(s->rows[i].key, key) && !strcmp(s->rows[i].metric, metric))
+			return &s->rows[i];
+	return NULL;
+}

@@ -1,0 +1,477 @@
+#define _GNU_SOURCE
+#include "capture/capture_write.h"
+#include "core/atomic_file.h"
+#include "sysinfo/softirqs.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct capture_writer {
+	FILE *f;                        /* stdout, the stream or file.f */
+	bool to_stdout;
+	bool stream;                    /* a device or fifo: written in place */
+	struct atomic_file file;        /* else: named when complete */
+	char path[4096];
+	int intervals;
+};
+
+static void set_err(char *err, size_t len, const char *what, const char *path, int e)
+{
+	snprintf(err, len, "cannot write %s: %s (%s)", path, strerror(e < 0 ? -e : e), what);
+}
+
+int capture_open(struct capture_writer **out, const char *path, char *err, size_t errlen)
+{
+	struct capture_writer *w = calloc(1, sizeof(*w));
+	struct stat st;
+	int rc;
+
+	if (!w)
+		return -ENOMEM;
+	if (!strcmp(path, "-")) {
+		w->to_stdout = true;
+		w->f = stdout;
+		*out = w;
+		return 0;
+	}
+	if (strlen(path) >= sizeof(w->path) - 16) {
+		snprintf(err, errlen, "output path too long");
+		free(w);
+		return -ENAMETOOLONG;
+	}
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		/* a pipe or a terminal (/dev/stdout, a fifo) is written as a
+		 * stream; never rename anything over a device node */
+		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+			w->f = fopen(path, "we");
+			if (!w->f) {
+				int e = errno;
+
+				set_err(err, errlen, "open", path, e);
+				free(w);
+				return -e;
+			}
+			w->stream = true;
+			*out = w;
+			return 0;
+		}
+		set_err(err, errlen, S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file",
+			path, S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
+		free(w);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	}
+	rc = atomic_file_open(&w->file, path, err, errlen);
+	if (rc) {
+		free(w);
+		return rc;
+	}
+	w->f = w->file.f;
+	*out = w;
+	return 0;
+}
+
+static json_object *num(double v)
+{
+	/* NAN (no sample) is null, not a bogus number */
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static json_object *u64(uint64_t v)
+{
+	return json_object_new_int64(v > INT64_MAX ? INT64_MAX : (int64_t)v);
+}
+
+static json_object *cpu_object(const struct cpu_row *r)
+{
+	json_object *o = json_object_new_object();
+	json_object *pct = json_object_new_object(), *raises = json_object_new_object();
+	json_object *entries = json_object_new_object(), *wait = json_object_new_object();
+
+	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++) {
+		const char *k = softirq_vec_key(v);
+
+		json_object_object_add(pct, k, num(r->softirq_pct[v]));
+		json_object_object_add(raises, k, r->have_sirq ? u64(r->raises[v]) : NULL);
+		json_object_object_add(entries, k, r->have_sirq ? u64(r->entries[v]) : NULL);
+		json_object_object_add(wait, k, num(r->wait_p99_us[v]));
+	}
+	json_object_object_add(pct, "total", num(r->softirq_total_pct));
+	json_object_object_add(o, "cpu", json_object_new_int(r->cpu));
+	json_object_object_add(o, "usr_pct", num(r->usr_pct));
+	json_object_object_add(o, "sys_pct", num(r->sys_pct));
+	json_object_object_add(o, "iowait_pct", num(r->iowait_pct));
+	json_object_object_add(o, "idle_pct", num(r->idle_pct));
+	json_object_object_add(o, "steal_pct", num(r->steal_pct));
+	json_object_object_add(o, "softirq_pct", pct);
+	json_object_object_add(o, "hardirq_pct", num(r->hardirq_pct));
+	json_object_object_add(o, "softirq_raises", raises);
+	json_object_object_add(o, "softirq_entries", entries);
+	json_object_object_add(o, "softirq_wait_p99_us", wait);
+	return o;
+}
+
+static json_object *cpu_array(const struct cpu_row *rows, int n)
+{
+	json_object *a = json_object_new_array();
+
+	for (int c = 0; c < n; c++)
+		if (rows[c].valid)
+			json_object_array_add(a, cpu_object(&rows[c]));
+	return a;
+}
+
+static json_object *class_fields(json_object *o, const struct sched_class_stats *c)
+{
+	char cpus[256];
+
+	sched_cpus_format(c->cpus, c->cpus_beyond, cpus, sizeof(cpus));
+	json_object_object_add(o, "threads", json_object_new_int(c->threads));
+	json_object_object_add(o, "oncpu_pct", num(c->oncpu_pct));
+	json_object_object_add(o, "csw_voluntary_per_s", num(c->vol_per_s));
+	json_object_object_add(o, "csw_involuntary_per_s", num(c->invol_per_s));
+	json_object_object_add(o, "runq_p50_us", num(c->runq_p50_us));
+	json_object_object_add(o, "runq_p99_us", num(c->runq_p99_us));
+	json_object_object_add(o, "runq_max_us", num(c->runq_max_us));
+	json_object_object_add(o, "migrations_per_s", num(c->migrations_per_s));
+	json_object_object_add(o, "runnable_avg", num(c->runnable_avg));
+	json_object_object_add(o, "softirq_lost_pct", num(c->softirq_lost_pct));
+	json_object_object_add(o, "net_softirq_lost_pct", num(c->net_softirq_lost_pct));
+	json_object_object_add(o, "cpus_ran_on", json_object_new_string(cpus));
+	return o;
+}
+
+static json_object *process_object(const struct sched_proc_stats *p)
+{
+	json_object *o = json_object_new_object(), *classes = json_object_new_array();
+
+	json_object_object_add(o, "pid", json_object_new_int(p->pid));
+	json_object_object_add(o, "comm", json_object_new_string(p->comm));
+	json_object_object_add(o, "cpus_allowed", json_object_new_string(p->cpus_allowed));
+	class_fields(o, &p->total);
+	for (int k = 0; k < p->n_classes; k++) {
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "name", json_object_new_string(p->classes[k].name));
+		json_object_array_add(classes, class_fields(c, &p->classes[k]));
+	}
+	json_object_object_add(o, "classes", classes);
+	return o;
+}
+
+/* Adds "processes" (the busiest CAPTURE_MAX_PROCS) and "processes_omitted". */
+static void add_processes(json_object *o, const struct sched_proc_stats *procs, int n)
+{
+	json_object *a = json_object_new_array();
+	int shown = n < CAPTURE_MAX_PROCS ? n : CAPTURE_MAX_PROCS;
+
+	for (int i = 0; i < shown; i++)
+		json_object_array_add(a, process_object(&procs[i]));
+	json_object_object_add(o, "processes", a);
+	json_object_object_add(o, "processes_omitted", json_object_new_int(n - shown));
+}
+
+/* --- clock family: "clock" ------------------------------------------- */
+
+static void clock_fields(json_object *o, const struct clock_stats *s, const struct clock_fn_table *fns)
+{
+	json_object_object_add(o, "threads", json_object_new_int(s->threads));
+	json_object_object_add(o, "samples", u64(s->samples));
+	json_object_object_add(o, "vdso_pct", num(s->vdso_pct));
+	json_object_object_add(o, "vdso_top_function",
+			       s->top_fn >= 0 ? json_object_new_string(clock_fn_name(fns, s->top_fn)) : NULL);
+	json_object_object_add(o, "clock_sys_pct", num(s->sys_pct));
+	json_object_object_add(o, "clock_syscalls_per_s", num(s->reads_per_s));
+}
+
+static json_object *clock_process(const struct clock_proc_stats *p, const struct clock_fn_table *fns)
+{
+	json_object *o = json_object_new_object(), *classes = json_object_new_array();
+	json_object *fn = json_object_new_object(), *sys = json_object_new_object();
+
+	json_object_object_add(o, "pid", json_object_new_int(p->pid));
+	json_object_object_add(o, "comm", json_object_new_string(p->comm));
+	clock_fields(o, &p->total, fns);
+	for (int i = 0; i < DBT_CLOCK_FN_SLOTS; i++)
+		if (p->total.vdso[i])
+			json_object_object_add(fn, clock_fn_name(fns, i), u64(p->total.vdso[i]));
+	json_object_object_add(o, "vdso_samples", fn);
+	for (int k = 0; k < DBT_CLOCK_SYS_N; k++)
+		json_object_object_add(sys, clock_sys_name(k), u64(p->total.syscalls[k]));
+	json_object_object_add(o, "clock_syscalls", sys);
+	for (int k = 0; k < p->n_classes; k++) {
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "name", json_object_new_string(p->classes[k].name));
+		clock_fields(c, &p->classes[k], fns);
+		json_object_array_add(classes, c);
+	}
+	json_object_object_add(o, "classes", classes);
+	return o;
+}
+
+static json_object *clock_object(const struct clock_interval *iv, const struct clock_fn_table *fns,
+				 unsigned int hz)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+	int shown = iv->n_procs < CAPTURE_MAX_PROCS ? iv->n_procs : CAPTURE_MAX_PROCS;
+
+	json_object_object_add(o, "sample_hz", json_object_new_int((int)hz));
+	json_object_object_add(o, "samples", u64(iv->samples));
+	json_object_object_add(o, "idle_samples", u64(iv->idle_samples));
+	json_object_object_add(o, "lost_samples", u64(iv->update_failed));
+	json_object_object_add(o, "evicted_threads", u64(iv->evictions));
+	for (int i = 0; i < shown; i++)
+		json_object_array_add(a, clock_process(&iv->procs[i], fns));
+	json_object_object_add(o, "processes", a);
+	json_object_object_add(o, "processes_omitted", json_object_new_int(iv->n_procs - shown));
+	return o;
+}
+
+/* --- net family: "net" ----------------------------------------------- */
+
+/* A log2 µs histogram: counts per slot from slot 0, trailing empty slots
+ * left out (report draws it, diff and serve need no more). */
+static json_object *hist_array(const __u64 *slots)
+{
+	json_object *a = json_object_new_array();
+	int n = DBT_HIST_SLOTS;
+
+	while (n > 0 && !slots[n - 1])
+		n--;
+	for (int i = 0; i < n; i++)
+		json_object_array_add(a, u64(slots[i]));
+	return a;
+}
+
+static json_object *net_device(const struct net_dev_stats *d)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(d->name));
+	json_object_object_add(o, "netns", d->foreign ? json_object_new_string(d->netns_name) : NULL);
+	json_object_object_add(o, "qdisc", d->qdisc_text[0] ? json_object_new_string(d->qdisc_text) : NULL);
+	json_object_object_add(o, "speed_mbps", num(d->speed_mbps));
+	json_object_object_add(o, "tx_pps", num(d->tx_pps));
+	json_object_object_add(o, "rx_pps", num(d->rx_pps));
+	json_object_object_add(o, "tx_mbps", num(d->tx_mbps));
+	json_object_object_add(o, "rx_mbps", num(d->rx_mbps));
+	json_object_object_add(o, "util_pct", num(d->util_pct));
+	json_object_object_add(o, "txq_packets", u64(d->txq_samples));
+	json_object_object_add(o, "txq_p50_us", num(d->txq_p50_us));
+	json_object_object_add(o, "txq_p99_us", num(d->txq_p99_us));
+	json_object_object_add(o, "txq_hist", hist_array(d->txq_hist));
+	return o;
+}
+
+static json_object *net_port(const struct net_port_stats *p)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "port", json_object_new_int(p->port));
+	json_object_object_add(o, "role", json_object_new_string(net_role_name(p->role)));
+	json_object_object_add(o, "requests", u64(p->requests));
+	json_object_object_add(o, "requests_per_s", num(p->requests_per_s));
+	json_object_object_add(o, "response_p50_us", num(p->resp_p50_us));
+	json_object_object_add(o, "response_p99_us", num(p->resp_p99_us));
+	json_object_object_add(o, "reads", u64(p->reads));
+	json_object_object_add(o, "rxq_p50_us", num(p->rxq_p50_us));
+	json_object_object_add(o, "rxq_p99_us", num(p->rxq_p99_us));
+	json_object_object_add(o, "response_hist", hist_array(p->resp_hist));
+	json_object_object_add(o, "rxq_hist", hist_array(p->rxq_hist));
+	return o;
+}
+
+static json_object *net_object(const struct net_interval *iv)
+{
+	json_object *o = json_object_new_object();
+	json_object *devs = json_object_new_array(), *ports = json_object_new_array();
+	int nd = iv->n_devs < CAPTURE_MAX_NET_ROWS ? iv->n_devs : CAPTURE_MAX_NET_ROWS;
+	int np = iv->n_ports < CAPTURE_MAX_NET_ROWS ? iv->n_ports : CAPTURE_MAX_NET_ROWS;
+
+	for (int i = 0; i < nd; i++)
+		json_object_array_add(devs, net_device(&iv->devs[i]));
+	for (int i = 0; i < np; i++)
+		json_object_array_add(ports, net_port(&iv->ports[i]));
+	json_object_object_add(o, "devices", devs);
+	json_object_object_add(o, "devices_omitted", json_object_new_int(iv->n_devs - nd));
+	json_object_object_add(o, "ports", ports);
+	json_object_object_add(o, "ports_omitted", json_object_new_int(iv->n_ports - np));
+	json_object_object_add(o, "lost_samples", u64(iv->lost));
+	return o;
+}
+
+json_object *capture_json_finding(const struct finding *f)
+{
+	json_object *o = json_object_new_object(), *ev = json_object_new_object();
+
+	json_object_object_add(o, "id", json_object_new_string(f->id));
+	json_object_object_add(o, "severity", json_object_new_string(finding_severity_name(f->severity)));
+	json_object_object_add(o, "title", json_object_new_string(f->title));
+	if (f->pid)
+		json_object_object_add(o, "pid", json_object_new_int(f->pid));
+	if (f->class_name[0])
+		json_object_object_add(o, "class", json_object_new_string(f->class_name));
+	for (int k = 0; k < f->n_ev; k++)
+		json_object_object_add(ev, f->ev[k].key, f->ev[k].is_text
+				       ? json_object_new_string(f->ev[k].text) : num(f->ev[k].num));
+	json_object_object_add(o, "evidence", ev);
+	json_object_object_add(o, "hint", json_object_new_string(f->hint));
+	json_object_object_add(o, "first_interval", json_object_new_int(f->first_interval));
+	json_object_object_add(o, "last_interval", json_object_new_int(f->last_interval));
+	return o;
+}
+
+static json_object *findings_array(const struct finding_list *l)
+{
+	json_object *a = json_object_new_array();
+
+	for (int i = 0; l && i < l->n; i++)
+		json_object_array_add(a, capture_json_finding(&l->items[i]));
+	return a;
+}
+
+static json_object *probes_object(const struct probe_report *p, int n)
+{
+	json_object *o = json_object_new_object();
+
+	for (int i = 0; i < n; i++) {
+		json_object *f = json_object_new_object(), *rej = json_object_new_array();
+
+		json_object_object_add(f, "attach",
+				       p[i].attach[0] ? json_object_new_string(p[i].attach) : NULL);
+		json_object_object_add(f, "enabled", json_object_new_boolean(!p[i].disabled));
+		for (int r = 0; r < p[i].n_rejected; r++) {
+			json_object *e = json_object_new_object();
+
+			json_object_object_add(e, "path", json_object_new_string(p[i].rejected[r].path));
+			json_object_object_add(e, "error", json_object_new_string(p[i].rejected[r].error));
+			json_object_array_add(rej, e);
+		}
+		json_object_object_add(f, "rejected", rej);
+		json_object_object_add(o, p[i].family, f);
+	}
+	return o;
+}
+
+/* Writes an object's members without its braces, so the document can be
+ * streamed: header members, the intervals array, then tail members. */
+static int write_members(FILE *f, json_object *o)
+{
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	size_t len = strlen(s);
+
+	if (len < 2)
+		return -EINVAL;
+	fwrite(s + 1, 1, len - 2, f);
+	return 0;
+}
+
+/* A failed buffered write leaves the write(2) error in errno (ENOSPC on a
+ * full disk): say that rather than a bare EIO. */
+static int stream_status(FILE *f)
+{
+	if (!ferror(f))
+		return 0;
+	return errno > 0 ? -errno : -EIO;
+}
+
+int capture_begin(struct capture_writer *w, const struct capture_meta *m)
+{
+	json_object *o = json_object_new_object(), *host = json_object_new_object();
+
+	/* six significant digits: shares to 0.0001 %, times to the µs */
+	json_c_set_serialization_double_format("%.6g", JSON_C_OPTION_THREAD);
+	json_object_object_add(o, "schema", json_object_new_string(CAPTURE_SCHEMA));
+	json_object_object_add(o, "version", json_object_new_string(m->version));
+	json_object_object_add(o, "started_at", json_object_new_string(m->started_at));
+	json_object_object_add(o, "interval_s", json_object_new_double(m->interval_s));
+	json_object_object_add(host, "hostname", json_object_new_string(m->host.hostname));
+	json_object_object_add(host, "kernel", json_object_new_string(m->host.kernel));
+	json_object_object_add(host, "cpus", json_object_new_int(m->host.cpus));
+	json_object_object_add(host, "clocksource", json_object_new_string(m->host.clocksource));
+	json_object_object_add(host, "cmdline", json_object_new_string(m->host.cmdline));
+	json_object_object_add(o, "host", host);
+	json_object_object_add(o, "probes", probes_object(m->probes, m->n_probes));
+	fputc('{', w->f);
+	write_members(w->f, o);
+	fputs(",\"intervals\":[", w->f);
+	json_object_put(o);
+	return stream_status(w->f);
+}
+
+int capture_add_interval(struct capture_writer *w, const struct interval_view *iv)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "t", json_object_new_double(iv->t_s));
+	json_object_object_add(o, "dt", json_object_new_double(iv->dt_s));
+	json_object_object_add(o, "cpus", cpu_array(iv->rows, iv->ncpus));
+	if (iv->sched)
+		add_processes(o, iv->sched->procs, iv->sched->n_procs);
+	if (iv->clock)
+		json_object_object_add(o, "clock", clock_object(iv->clock, iv->clock_fns, iv->clock_hz));
+	if (iv->net)
+		json_object_object_add(o, "net", net_object(iv->net));
+	if (w->intervals++)
+		fputc(',', w->f);
+	fputs("\n", w->f);
+	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), w->f);
+	json_object_put(o);
+	return stream_status(w->f);
+}
+
+int capture_finish(struct capture_writer *w, const struct capture_summary *s,
+		   char *err, size_t errlen)
+{
+	json_object *o = json_object_new_object(), *ov = json_object_new_object();
+	int rc;
+
+	json_object_object_add(o, "duration_s", json_object_new_double(s->duration_s));
+	json_object_object_add(ov, "cpu_pct", num(s->cpu_pct));
+	json_object_object_add(ov, "max_rss_kb", json_object_new_int64(s->max_rss_kb));
+	json_object_object_add(ov, "lost_events", u64(s->lost_events));
+	json_object_object_add(ov, "thread_evictions", u64(s->thread_evictions));
+	json_object_object_add(o, "overhead", ov);
+	json_object_object_add(o, "cpus", cpu_array(s->rows, s->ncpus));
+	if (s->sched)
+		add_processes(o, s->sched->procs, s->sched->n_procs);
+	if (s->clock)
+		json_object_object_add(o, "clock", clock_object(s->clock, s->clock_fns, s->clock_hz));
+	if (s->net)
+		json_object_object_add(o, "net", net_object(s->net));
+	json_object_object_add(o, "findings", findings_array(s->findings));
+	fputs("\n],", w->f);
+	write_members(w->f, o);
+	fputs("}\n", w->f);
+	json_object_put(o);
+
+	rc = fflush(w->f) ? -errno : stream_status(w->f);
+	if (!rc && !w->to_stdout && !w->stream)
+		rc = atomic_file_commit(&w->file);
+	if (rc) {
+		set_err(err, errlen, "writing the capture", w->to_stdout ? "stdout" : w->path, rc);
+		capture_abort(w);
+		return rc;
+	}
+	if (w->stream)
+		fclose(w->f);
+	free(w);
+	return 0;
+}
+
+void capture_abort(struct capture_writer *w)
+{
+	if (!w)
+		return;
+	if (w->stream)
+		fclose(w->f);
+	else if (!w->to_stdout)
+		atomic_file_abort(&w->file);
+	free(w);
+}

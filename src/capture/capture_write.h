@@ -1,0 +1,72 @@
+/* The capture's JSON writer: the only file that includes the JSON
+ * library. Intervals are streamed into an unnamed temporary file as they
+ * come (memory stays flat over long captures); the file gets its name only
+ * when the document is complete, so a killed or failed capture leaves no
+ * partial file. Schema: docs/capture-schema.md. */
+#ifndef DBTRACE_CAPTURE_CAPTURE_WRITE_H
+#define DBTRACE_CAPTURE_CAPTURE_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/bpf_plan.h"
+#include "findings/finding.h"
+#include "model/clock_model.h"
+#include "session/interval.h"
+#include "model/net_model.h"
+#include "model/sched_model.h"
+#include "sysinfo/host.h"
+
+#define CAPTURE_SCHEMA "dbtrace.capture/1"
+
+struct capture_meta {
+	const char *version;
+	char started_at[40];            /* RFC3339, UTC */
+	double interval_s;
+	struct host_info host;
+	const struct probe_report *probes;
+	int n_probes;
+};
+
+struct capture_summary {
+	double duration_s;
+	double cpu_pct;                 /* dbtrace's own CPU use, % of one core */
+	long max_rss_kb;
+	uint64_t lost_events;
+	uint64_t thread_evictions;
+	int ncpus;
+	const struct cpu_row *rows;     /* whole capture, one per CPU */
+	const struct sched_summary *sched;   /* NULL: family off */
+	const struct clock_interval *clock;  /* NULL: family off */
+	const struct clock_fn_table *clock_fns;
+	unsigned int clock_hz;
+	const struct net_interval *net;      /* NULL: family off */
+	const struct finding_list *findings;
+};
+
+/* At most this many processes (by on-CPU time) per interval and in the
+ * summary, so a busy host does not make a capture of gigabytes; the number
+ * left out is recorded. */
+#define CAPTURE_MAX_PROCS 64
+/* Likewise for the net family's devices (busiest first) and ports. */
+#define CAPTURE_MAX_NET_ROWS 64
+
+struct capture_writer;
+struct json_object;
+
+/* One finding as every JSON output writes it (the capture, `check
+ * --json`): id, severity, title, pid, class, evidence, hint, intervals. */
+struct json_object *capture_json_finding(const struct finding *f);
+
+/* Checks that path can be written (creating the unnamed file now) so a bad
+ * path fails before any probe loads. "-" writes to stdout. On error, err
+ * holds one line. */
+int capture_open(struct capture_writer **w, const char *path, char *err, size_t errlen);
+int capture_begin(struct capture_writer *w, const struct capture_meta *meta);
+int capture_add_interval(struct capture_writer *w, const struct interval_view *iv);
+/* Completes the document and gives it its name. */
+int capture_finish(struct capture_writer *w, const struct capture_summary *sum,
+		   char *err, size_t errlen);
+/* Drops everything written; no file appears. */
+void capture_abort(struct capture_writer *w);
+
+#endif

@@ -1,0 +1,41 @@
+/* The HTTP side of `dbtrace serve`, on libmicrohttpd (the only file that
+ * includes microhttpd.h). It runs in the caller's thread: poll
+ * http_server_fd() for input and call http_server_run() when it is ready
+ * (and once per interval, for connection timeouts), so serving needs no
+ * thread of its own and the caller's signal handling applies to it.
+ * GET /metrics returns what the metrics callback produces, GET / a short
+ * page that links to it; anything else 404, methods other than GET and
+ * HEAD 405. */
+#ifndef DBTRACE_RENDER_HTTP_SERVER_H
+#define DBTRACE_RENDER_HTTP_SERVER_H
+
+#include <stddef.h>
+
+/* Fills *body (malloc'd; the server frees it) and *len. 0 or -errno. */
+typedef int (*http_body_fn)(void *ctx, char **body, size_t *len);
+
+struct http_server_config {
+	const char *listen;            /* HOST:PORT, [IPV6]:PORT or :PORT (cli/options.h) */
+	const char *content_type;      /* of /metrics */
+	http_body_fn metrics;
+	void *ctx;
+};
+
+struct http_server;
+
+/* Binds and listens. On error, err holds one line and the return is
+ * -EINVAL (bad address, unknown host), -EADDRINUSE, -EADDRNOTAVAIL (not an
+ * address of this host), -EACCES or another -errno. */
+int http_server_start(struct http_server **out, const struct http_server_config *cfg,
+		      char *err, size_t errlen);
+/* A descriptor that becomes readable when the server has work. */
+int http_server_fd(const struct http_server *s);
+/* Serves what is ready without blocking. 0 or -EIO. */
+int http_server_run(struct http_server *s);
+/* "127.0.0.1:9464", "[::]:9464": where it really listens. */
+const char *http_server_address(const struct http_server *s);
+/* Requests answered so far (any path). */
+unsigned long http_server_requests(const struct http_server *s);
+void http_server_stop(struct http_server *s);
+
+#endif

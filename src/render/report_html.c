@@ -1,0 +1,728 @@
+#include "render/report_html.h"
+#include "model/hist.h"
+#include "sysinfo/softirqs.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- text ------------------------------------------------------------- */
+
+static void esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/* Whole numbers as such, others with fewer decimals the larger they
+ * are; "-" for not measured. */
+static void fmt(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (v == floor(v) || fabs(v) >= 1000)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, fabs(v) >= 10 ? "%.1f" : "%.2f", v);
+}
+
+/* A table cell with its raw value for sorting. */
+static void td_num(FILE *f, double v)
+{
+	char buf[32];
+
+	fmt(buf, sizeof(buf), v);
+	if (isfinite(v))
+		fprintf(f, "<td class=\"n\" data-v=\"%.9g\">%s</td>", v, buf);
+	else
+		fprintf(f, "<td class=\"n na\" data-v=\"\">-</td>");
+}
+
+static void td_text(FILE *f, const char *s)
+{
+	fputs("<td>", f);
+	esc(f, s);
+	fputs("</td>", f);
+}
+
+/* "64µs", "1.02ms", "2.1s" */
+static void fmt_us(char *buf, size_t len, double us)
+{
+	if (us < 1000)
+		snprintf(buf, len, "%.3gµs", us);
+	else if (us < 1e6)
+		snprintf(buf, len, "%.3gms", us / 1e3);
+	else
+		snprintf(buf, len, "%.3gs", us / 1e6);
+}
+
+/* --- page frame ------------------------------------------------------- */
+
+static const char style[] =
+	"body{font:14px/1.4 system-ui,sans-serif;margin:0 2em 3em;color:#1d232a;background:#fff}"
+	"h1{font-size:1.6em;margin:.8em 0 .2em}h2{margin-top:1.6em;border-bottom:1px solid #ccd;"
+	"padding-bottom:.2em}h3{margin:.2em 0}"
+	"nav a{margin-right:1em}.meta{color:#556}.meta b{color:#1d232a}"
+	"table{border-collapse:collapse;margin:.5em 0}th,td{padding:2px 8px;border-bottom:1px solid #e4e6ea}"
+	"th{background:#f3f4f6;text-align:left;position:sticky;top:0}th.sortable{cursor:pointer}"
+	"th.sortable:after{content:' \\2195';color:#99a}td.n{text-align:right;font-variant-numeric:tabular-nums}"
+	"td.na{color:#aab}tr.proc td{border-top:2px solid #ccd}"
+	".finding{border-left:6px solid #888;background:#fafafa;padding:.5em 1em;margin:.8em 0}"
+	".sev-critical{border-color:#c0392b}.sev-warning{border-color:#e67e22}.sev-info{border-color:#2980b9}"
+	".badge{display:inline-block;padding:0 .5em;border-radius:3px;color:#fff;font-size:.85em;margin-right:.5em}"
+	".b-critical{background:#c0392b}.b-warning{background:#e67e22}.b-info{background:#2980b9}"
+	".hint{background:#eef6ee;padding:.4em .6em;white-space:pre-wrap}"
+	".ev{display:grid;grid-template-columns:repeat(auto-fill,minmax(240px,1fr));gap:0 1.5em;margin:.4em 0}"
+	".ev div{display:flex;justify-content:space-between;border-bottom:1px solid #e4e6ea}"
+	".ev dt{color:#556;margin-right:1em}.ev dd{margin:0;font-variant-numeric:tabular-nums;text-align:right}"
+	".absent{color:#778;font-style:italic}.hists{display:flex;flex-wrap:wrap;gap:1.5em}"
+	"figure{margin:.5em 0}figcaption{font-weight:600}svg.hist rect.bar{fill:#4a7ab8}"
+	"svg.hist rect.bar:hover{fill:#c0392b}svg.hist text{font-size:10px;fill:#445}"
+	"#heat-wrap{position:relative}#heat-tip{position:absolute;pointer-events:none;background:#222;color:#fff;"
+	"padding:2px 6px;border-radius:3px;font-size:12px;display:none;white-space:nowrap}"
+	"canvas{border:1px solid #ccd}";
+
+/* Counts script errors on the page (a test reads the attribute), then
+ * draws the heatmap and makes the tables sortable. */
+static const char script_guard[] =
+	"window.dbtErrors=[];window.addEventListener('error',function(e){"
+	"window.dbtErrors.push(String(e.message));"
+	"document.documentElement.setAttribute('data-js-errors',String(window.dbtErrors.length));});";
+
+static const char script_main[] =
+	"(function(){'use strict';\n"
+	"function color(v,max){if(v===null)return '#d9d9d9';var x=max>0?Math.min(v/max,1):0;"
+	"var h=60-60*x,l=97-52*x;return 'hsl('+h.toFixed(0)+',90%,'+l.toFixed(0)+'%)';}\n"
+	"function heatmap(){var el=document.getElementById('heat-data');if(!el)return;"
+	"var d=JSON.parse(el.textContent),cv=document.getElementById('heat-canvas'),"
+	"sel=document.getElementById('heat-vector'),tip=document.getElementById('heat-tip'),"
+	"leg=document.getElementById('heat-legend');"
+	"var cols=d.t.length,rows=d.cpus.length,left=56,bottom=22,cw=Math.max(2,Math.min(120,Math.floor(1000/Math.max(cols,1)))),"
+	"rh=Math.max(6,Math.min(28,Math.floor(420/Math.max(rows,1))));"
+	"cv.width=left+cols*cw+4;cv.height=rows*rh+bottom;var cx=cv.getContext('2d');"
+	"function draw(){var k=sel.value,s=d.series[k],max=d.max[k]>1?d.max[k]:1;"
+	"cx.clearRect(0,0,cv.width,cv.height);cx.font='11px sans-serif';cx.fillStyle='#333';"
+	"for(var r=0;r<rows;r++){cx.fillStyle='#333';cx.fillText('CPU '+d.cpus[r],4,r*rh+rh/2+4);"
+	"for(var c=0;c<cols;c++){cx.fillStyle=color(s[c][r],max);cx.fillRect(left+c*cw,r*rh,cw,rh-1);}}"
+	"cx.fillStyle='#333';var step=Math.max(1,Math.ceil(cols/10));"
+	"for(var c2=0;c2<cols;c2+=step){cx.fillText(d.t[c2].toFixed(0)+'s',left+c2*cw,rows*rh+15);}"
+	"leg.textContent='0% .. '+max.toFixed(1)+'% of wall time ('+k+')';}"
+	"sel.addEventListener('change',draw);"
+	"cv.addEventListener('mousemove',function(e){var b=cv.getBoundingClientRect(),"
+	"c=Math.floor((e.clientX-b.left-left)/cw),r=Math.floor((e.clientY-b.top)/rh);"
+	"if(c<0||c>=cols||r<0||r>=rows){tip.style.display='none';return;}"
+	"var v=d.series[sel.value][c][r];tip.textContent='CPU '+d.cpus[r]+' · t '+d.t[c].toFixed(1)+"
+	"' s · '+sel.value+' '+(v===null?'not measured':v.toFixed(2)+'%');tip.style.display='block';"
+	"tip.style.left=(e.clientX-b.left+12)+'px';tip.style.top=(e.clientY-b.top+12)+'px';});"
+	"cv.addEventListener('mouseleave',function(){tip.style.display='none';});draw();"
+	"cv.setAttribute('data-drawn',String(cols)+'x'+String(rows));}\n"
+	"function sortable(){var ths=document.querySelectorAll('th.sortable');"
+	"Array.prototype.forEach.call(ths,function(th){th.addEventListener('click',function(){"
+	"var table=th.closest('table'),tb=table.tBodies[0],i=Array.prototype.indexOf.call(th.parentNode.children,th),"
+	"asc=th.getAttribute('data-dir')!=='asc';th.setAttribute('data-dir',asc?'asc':'desc');"
+	"var rows=Array.prototype.slice.call(tb.rows);rows.sort(function(a,b){"
+	"var x=a.cells[i].getAttribute('data-v'),y=b.cells[i].getAttribute('data-v');"
+	"if(x!==null&&y!==null){var p=x===''?-Infinity:parseFloat(x),q=y===''?-Infinity:parseFloat(y);"
+	"return asc?p-q:q-p;}x=a.cells[i].textContent;y=b.cells[i].textContent;"
+	"return asc?x.localeCompare(y):y.localeCompare(x);});"
+	"rows.forEach(function(r){tb.appendChild(r);});});});}\n"
+	"heatmap();sortable();document.body.setAttribute('data-ready','1');})();\n";
+
+static void head(FILE *f, const struct capture *c)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width\">\n<title>dbtrace report: ", f);
+	esc(f, c->host.hostname[0] ? c->host.hostname : "?");
+	fputs(" ", f);
+	esc(f, c->started_at);
+	fprintf(f, "</title>\n<style>%s</style>\n<script>%s</script>\n</head>\n<body>\n", style, script_guard);
+}
+
+static void header(FILE *f, const struct capture *c, const struct report_opts *o)
+{
+	char dur[32], ival[32], cpu[32];
+
+	fmt(dur, sizeof(dur), c->duration_s);
+	fmt(ival, sizeof(ival), c->interval_s);
+	fmt(cpu, sizeof(cpu), c->cpu_pct);
+	fputs("<header><h1>dbtrace report: ", f);
+	esc(f, c->host.hostname[0] ? c->host.hostname : "?");
+	fputs("</h1>\n<p class=\"meta\">capture <b>", f);
+	esc(f, c->path);
+	fputs("</b>, started <b>", f);
+	esc(f, c->started_at);
+	fprintf(f, "</b>, <b>%s s</b> in %d intervals of %s s; kernel <b>", dur, c->n_intervals, ival);
+	esc(f, c->host.kernel);
+	fprintf(f, "</b>, %d CPUs, clocksource <b>", c->host.cpus);
+	esc(f, c->host.clocksource);
+	fputs("</b>; dbtrace ", f);
+	esc(f, c->version);
+	fprintf(f, " used %s%% of a core, %ld KiB, lost %llu events.</p>\n", cpu, c->max_rss_kb,
+		(unsigned long long)c->lost_events);
+	fputs("<p class=\"meta\">probes:", f);
+	for (int i = 0; i < c->n_probes; i++) {
+		fputs(" ", f);
+		esc(f, c->probes[i].family);
+		fputs("=<b>", f);
+		esc(f, c->probes[i].attach[0] ? c->probes[i].attach : "not attached");
+		fputs("</b>", f);
+	}
+	fputs("</p>\n<p class=\"meta\">kernel command line: <code>", f);
+	esc(f, c->host.cmdline);
+	fputs("</code></p>\n<nav><a href=\"#findings\">Findings</a><a href=\"#heatmap\">Softirq heatmap</a>"
+	      "<a href=\"#cpus\">CPUs</a><a href=\"#classes\">Thread classes</a><a href=\"#net\">Network</a>"
+	      "<a href=\"#clock\">Clock</a></nav></header>\n", f);
+	(void)o;
+}
+
+static void absent(FILE *f, const struct capture *c, const char *family, const char *what)
+{
+	const char *attach = capture_probe_attach(c, family);
+
+	fputs("<p class=\"absent\">No ", f);
+	esc(f, what);
+	fputs(" in this capture: ", f);
+	if (attach && !attach[0])
+		fprintf(f, "the %s probes did not attach (see dbtrace probes).", family);
+	else
+		fputs("the capture does not have this section.", f);
+	fputs("</p>\n", f);
+}
+
+/* --- findings --------------------------------------------------------- */
+
+static void findings(FILE *f, const struct capture *c)
+{
+	fprintf(f, "<section id=\"findings\"><h2>Findings (%d)</h2>\n", c->findings.n);
+	if (!c->findings.n)
+		fputs("<p>No findings: none of dbtrace's rules held in this capture.</p>\n", f);
+	for (int sev = SEV_CRITICAL; sev >= SEV_INFO; sev--) {
+		for (int i = 0; i < c->findings.n; i++) {
+			const struct finding *x = &c->findings.items[i];
+			const char *sn = finding_severity_name(x->severity);
+
+			if ((int)x->severity != sev)
+				continue;
+			fprintf(f, "<article class=\"finding sev-%s\" data-id=\"", sn);
+			esc(f, x->id);
+			fprintf(f, "\"><h3><span class=\"badge b-%s\">%s</span>", sn, sn);
+			esc(f, x->title);
+			fputs("</h3>\n<p class=\"meta\">id <b>", f);
+			esc(f, x->id);
+			fputs("</b>", f);
+			if (x->pid)
+				fprintf(f, ", pid <b>%d</b>", x->pid);
+			if (x->class_name[0]) {
+				fputs(", about <b>", f);
+				esc(f, x->class_name);
+				fputs("</b>", f);
+			}
+			if (x->first_interval < 0)
+				fputs(", over the whole capture", f);
+			else
+				fprintf(f, ", held in intervals %d to %d", x->first_interval, x->last_interval);
+			fputs("</p>\n<dl class=\"ev\">", f);
+			for (int k = 0; k < x->n_ev; k++) {
+				char num[32];
+
+				fputs("<div><dt>", f);
+				esc(f, x->ev[k].key);
+				fputs("</dt><dd>", f);
+				if (x->ev[k].is_text) {
+					esc(f, x->ev[k].text);
+				} else {
+					fmt(num, sizeof(num), x->ev[k].num);
+					fputs(num, f);
+				}
+				fputs("</dd></div>", f);
+			}
+			fputs("</dl>\n", f);
+			if (x->hint[0]) {
+				fputs("<p class=\"hint\">", f);
+				esc(f, x->hint);
+				fputs("</p>\n", f);
+			}
+			fputs("</article>\n", f);
+		}
+	}
+	fputs("</section>\n", f);
+}
+
+/* --- heatmap ------------------------------------------------------------ */
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The CPUs any interval lists, sorted. */
+static int heat_cpus(const struct capture *c, int **out)
+{
+	int n = 0, cap = 0, *v = NULL;
+
+	for (int i = 0; i < c->n_intervals; i++)
+		for (int k = 0; k < c->intervals[i].n_cpus; k++) {
+			int cpu = c->intervals[i].cpus[k].cpu, seen = 0;
+
+			for (int j = 0; j < n && !seen; j++)
+				seen = v[j] == cpu;
+			if (seen)
+				continue;
+			if (n == cap) {
+				int *nv = realloc(v, sizeof(*v) * (size_t)(cap = cap ? cap * 2 : 16));
+
+				if (!nv) {
+					free(v);
+					return -ENOMEM;
+				}
+				v = nv;
+			}
+			v[n++] = cpu;
+		}
+	qsort(v, (size_t)n, sizeof(*v), cmp_int);
+	*out = v;
+	return n;
+}
+
+static double ival_value(const struct capture_ival *iv, int cpu, int vec)
+{
+	for (int k = 0; k < iv->n_cpus; k++)
+		if (iv->cpus[k].cpu == cpu)
+			return vec < 0 ? iv->cpus[k].softirq_total_pct : iv->cpus[k].softirq_pct[vec];
+	return NAN;
+}
+
+/* One series: per column (intervals averaged into it), per CPU. */
+static double heat_series(FILE *f, const struct capture *c, const int *cpus, int ncpu, int cols, int vec)
+{
+	double max = 0;
+
+	fputc('[', f);
+	for (int col = 0; col < cols; col++) {
+		int from = (int)((long)col * c->n_intervals / cols);
+		int to = (int)((long)(col + 1) * c->n_intervals / cols);
+
+		fprintf(f, "%s[", col ? "," : "");
+		for (int k = 0; k < ncpu; k++) {
+			double sum = 0;
+			int n = 0;
+
+			for (int i = from; i < to; i++) {
+				double v = ival_value(&c->intervals[i], cpus[k], vec);
+
+				if (isfinite(v)) {
+					sum += v;
+					n++;
+				}
+			}
+			if (n) {
+				sum /= n;
+				max = sum > max ? sum : max;
+				fprintf(f, "%s%.2f", k ? "," : "", sum);
+			} else {
+				fprintf(f, "%snull", k ? "," : "");
+			}
+		}
+		fputc(']', f);
+	}
+	fputc(']', f);
+	return max;
+}
+
+static bool vec_used(const struct capture *c, int vec)
+{
+	for (int i = 0; i < c->n_intervals; i++)
+		for (int k = 0; k < c->intervals[i].n_cpus; k++)
+			if (c->intervals[i].cpus[k].softirq_pct[vec] > 0.005f)
+				return true;
+	return false;
+}
+
+static int heatmap(FILE *f, const struct capture *c)
+{
+	double max[DBT_SOFTIRQ_VECS + 1];
+	bool used[DBT_SOFTIRQ_VECS];
+	int *cpus = NULL, ncpu, cols;
+	bool any = false;
+
+	fputs("<section id=\"heatmap\"><h2>Softirq share per CPU over time</h2>\n", f);
+	for (int i = 0; i < c->n_cpus; i++)
+		any |= c->cpus[i].have_sirq;
+	if (!any || !c->n_intervals) {
+		if (!any)
+			absent(f, c, "softirq", "softirq times");
+		else
+			fputs("<p class=\"absent\">The capture has no intervals.</p>\n", f);
+		fputs("</section>\n", f);
+		return 0;
+	}
+	ncpu = heat_cpus(c, &cpus);
+	if (ncpu < 0)
+		return ncpu;
+	cols = c->n_intervals < REPORT_HEAT_COLUMNS ? c->n_intervals : REPORT_HEAT_COLUMNS;
+	fprintf(f, "<p>Share of wall time each CPU spent in softirq handlers, per interval%s. "
+		"Concentration on a few CPUs next to idle ones is the NIC-interrupt misbinding "
+		"pattern.</p>\n", cols < c->n_intervals ? " (intervals averaged into columns)" : "");
+	fputs("<p><label>vector <select id=\"heat-vector\"><option value=\"total\">total</option>", f);
+	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++) {
+		used[v] = vec_used(c, v);
+		if (used[v])
+			fprintf(f, "<option value=\"%s\">%s</option>", softirq_vec_key(v), softirq_vec_key(v));
+	}
+	fputs("</select></label> <span id=\"heat-legend\"></span></p>\n"
+	      "<div id=\"heat-wrap\"><canvas id=\"heat-canvas\" width=\"600\" height=\"100\"></canvas>"
+	      "<div id=\"heat-tip\"></div></div>\n<noscript>The heatmap needs JavaScript; the per-CPU "
+	      "table below has the same numbers over the whole capture.</noscript>\n"
+	      "<script type=\"application/json\" id=\"heat-data\">{\"cpus\":[", f);
+	for (int k = 0; k < ncpu; k++)
+		fprintf(f, "%s%d", k ? "," : "", cpus[k]);
+	fputs("],\"t\":[", f);
+	for (int col = 0; col < cols; col++) {
+		int last = (int)((long)(col + 1) * c->n_intervals / cols) - 1;
+		double t = c->intervals[last].t;
+
+		fprintf(f, "%s%.3f", col ? "," : "", isfinite(t) ? t : (double)last);
+	}
+	fputs("],\"series\":{\"total\":", f);
+	max[DBT_SOFTIRQ_VECS] = heat_series(f, c, cpus, ncpu, cols, -1);
+	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++) {
+		if (!used[v])
+			continue;
+		fprintf(f, ",\"%s\":", softirq_vec_key(v));
+		max[v] = heat_series(f, c, cpus, ncpu, cols, v);
+	}
+	fprintf(f, "},\"max\":{\"total\":%.2f", max[DBT_SOFTIRQ_VECS]);
+	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
+		if (used[v])
+			fprintf(f, ",\"%s\":%.2f", softirq_vec_key(v), max[v]);
+	fputs("}}</script>\n</section>\n", f);
+	free(cpus);
+	return 0;
+}
+
+/* --- tables ----------------------------------------------------------- */
+
+static void th(FILE *f, const char *const *names, int n)
+{
+	fputs("<thead><tr>", f);
+	for (int i = 0; i < n; i++) {
+		fputs("<th class=\"sortable\">", f);
+		esc(f, names[i]);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead>\n<tbody>\n", f);
+}
+
+static void cpu_table(FILE *f, const struct capture *c)
+{
+	static const char *const cols[] = { "CPU", "usr %", "sys %", "iowait %", "idle %", "steal %",
+					    "hardirq %", "softirq %" };
+	bool used[DBT_SOFTIRQ_VECS] = { false };
+
+	fputs("<section id=\"cpus\"><h2>Per CPU over the whole capture</h2>\n", f);
+	for (int i = 0; i < c->n_cpus; i++)
+		for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
+			used[v] |= c->cpus[i].softirq_pct[v] > 0.005;
+	fputs("<table id=\"cpu-table\">", f);
+	fputs("<thead><tr>", f);
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		fprintf(f, "<th class=\"sortable\">%s</th>", cols[i]);
+	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
+		if (used[v])
+			fprintf(f, "<th class=\"sortable\">%s %%</th>", softirq_vec_key(v));
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (int i = 0; i < c->n_cpus; i++) {
+		const struct cpu_row *r = &c->cpus[i];
+
+		fputs("<tr>", f);
+		td_num(f, r->cpu);
+		td_num(f, r->usr_pct);
+		td_num(f, r->sys_pct);
+		td_num(f, r->iowait_pct);
+		td_num(f, r->idle_pct);
+		td_num(f, r->steal_pct);
+		td_num(f, r->hardirq_pct);
+		td_num(f, r->softirq_total_pct);
+		for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
+			if (used[v])
+				td_num(f, r->softirq_pct[v]);
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n</section>\n", f);
+}
+
+static void class_table(FILE *f, const struct capture *c, int top_n)
+{
+	static const char *const cols[] = {
+		"pid", "process", "class", "threads", "on-CPU %", "vol/s", "invol/s", "runq p50 µs",
+		"runq p99 µs", "runq max µs", "runnable", "migr/s", "softirq lost %", "CPUs allowed", "ran on",
+	};
+	int shown = c->sched.n_procs < top_n ? c->sched.n_procs : top_n;
+
+	fputs("<section id=\"classes\"><h2>Thread classes</h2>\n", f);
+	if (!c->have_sched) {
+		absent(f, c, "sched", "scheduler numbers");
+		fputs("</section>\n", f);
+		return;
+	}
+	fputs("<p>Per process and thread class over the whole capture (threads grouped by name). "
+	      "Involuntary switches and run-queue delay with more runnable threads than allowed "
+	      "CPUs mean oversubscription. Click a column to sort.</p>\n<table id=\"class-table\">", f);
+	th(f, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+	for (int i = 0; i < shown; i++) {
+		const struct sched_proc_stats *p = &c->sched.procs[i];
+
+		for (int k = 0; k < p->n_classes; k++) {
+			const struct sched_class_stats *s = &p->classes[k];
+			char ran[256];
+
+			sched_cpus_format(s->cpus, s->cpus_beyond, ran, sizeof(ran));
+			fputs(k ? "<tr>" : "<tr class=\"proc\">", f);
+			td_num(f, p->pid);
+			td_text(f, p->comm);
+			td_text(f, s->name);
+			td_num(f, s->threads);
+			td_num(f, s->oncpu_pct);
+			td_num(f, s->vol_per_s);
+			td_num(f, s->invol_per_s);
+			td_num(f, s->runq_p50_us);
+			td_num(f, s->runq_p99_us);
+			td_num(f, s->runq_max_us);
+			td_num(f, s->runnable_avg);
+			td_num(f, s->migrations_per_s);
+			td_num(f, s->softirq_lost_pct);
+			td_text(f, p->cpus_allowed);
+			td_text(f, ran);
+			fputs("</tr>\n", f);
+		}
+	}
+	fputs("</tbody></table>\n", f);
+	if (c->sched.n_procs - shown + c->processes_omitted > 0)
+		fprintf(f, "<p class=\"meta\">%d less busy processes not shown.</p>\n",
+			c->sched.n_procs - shown + c->processes_omitted);
+	fputs("</section>\n", f);
+}
+
+/* --- histograms --------------------------------------------------------- */
+
+/* A log2 µs histogram as bars, slot by slot, between the first and the
+ * last non-empty slot (at least 8 slots wide). The caption counts what was
+ * measured (count unit: "113728 requests"): under load the histogram holds
+ * a weighted sample, whose total only approximates that count. */
+static void svg_hist(FILE *f, const char *caption, const char *id, const __u64 *slots,
+		     uint64_t count, const char *unit, double p50, double p99)
+{
+	uint64_t total = hist_total(slots, DBT_HIST_SLOTS), top = 0;
+	int lo = -1, hi = -1, n, bw = 26, h = 110, base = 118;
+	char a[32], b[32];
+
+	for (int i = 0; i < DBT_HIST_SLOTS; i++)
+		if (slots[i]) {
+			lo = lo < 0 ? i : lo;
+			hi = i;
+			top = slots[i] > top ? slots[i] : top;
+		}
+	if (!total)
+		return;
+	while (hi - lo + 1 < 8) {
+		if (lo > 0)
+			lo--;
+		if (hi - lo + 1 < 8 && hi < DBT_HIST_SLOTS - 1)
+			hi++;
+	}
+	n = hi - lo + 1;
+	fmt_us(a, sizeof(a), p50);
+	fmt_us(b, sizeof(b), p99);
+	fprintf(f, "<figure class=\"histfig\" id=\"%s\"><figcaption>", id);
+	esc(f, caption);
+	fprintf(f, "<br><small>%llu %s; p50 %s, p99 %s</small></figcaption>\n", (unsigned long long)count,
+		unit, isfinite(p50) ? a : "-", isfinite(p99) ? b : "-");
+	fprintf(f, "<svg class=\"hist\" width=\"%d\" height=\"%d\" role=\"img\" data-total=\"%llu\">",
+		n * bw + 40, base + 18, (unsigned long long)total);
+	for (int i = lo; i <= hi; i++) {
+		int x = 5 + (i - lo) * bw, bh = top ? (int)((double)slots[i] * h / (double)top + 0.5) : 0;
+		char low[32], high[32];
+
+		fmt_us(low, sizeof(low), (double)dbt_slot_low((__u32)i));
+		fmt_us(high, sizeof(high), (double)((uint64_t)2 << i));
+		if (slots[i] && bh < 1)
+			bh = 1;
+		fprintf(f, "<rect class=\"bar\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"><title>[%s, %s): "
+			"%llu (%.1f%%)</title></rect>", x, base - bh, bw - 3, bh, low, high,
+			(unsigned long long)slots[i], 100.0 * (double)slots[i] / (double)total);
+		if ((i - lo) % 2 == 0)
+			fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>", x, base + 12, low);
+	}
+	fputs("</svg></figure>\n", f);
+}
+
+static void net_section(FILE *f, const struct capture *c, int top_n)
+{
+	static const char *const dcols[] = { "device", "netns", "qdisc", "speed Mbit/s", "tx pps", "rx pps",
+					     "tx Mbit/s", "rx Mbit/s", "util %", "txq packets", "txq p50 µs",
+					     "txq p99 µs" };
+	static const char *const pcols[] = { "port", "role", "requests", "requests/s", "response p50 µs",
+					     "response p99 µs", "reads", "rxq p50 µs", "rxq p99 µs" };
+	const struct net_interval *ni = &c->net;
+	int nd = ni->n_devs < top_n ? ni->n_devs : top_n, np = ni->n_ports < top_n ? ni->n_ports : top_n;
+
+	fputs("<section id=\"net\"><h2>Network</h2>\n", f);
+	if (!c->have_net) {
+		absent(f, c, "net", "network numbers");
+		fputs("</section>\n", f);
+		return;
+	}
+	fputs("<h3>Devices</h3>\n<table id=\"dev-table\">", f);
+	th(f, dcols, (int)(sizeof(dcols) / sizeof(dcols[0])));
+	for (int i = 0; i < nd; i++) {
+		const struct net_dev_stats *d = &ni->devs[i];
+
+		fputs("<tr>", f);
+		td_text(f, d->name);
+		td_text(f, d->foreign ? d->netns_name : "");
+		td_text(f, d->qdisc_text[0] ? d->qdisc_text : "?");
+		td_num(f, d->speed_mbps);
+		td_num(f, d->tx_pps);
+		td_num(f, d->rx_pps);
+		td_num(f, d->tx_mbps);
+		td_num(f, d->rx_mbps);
+		td_num(f, d->util_pct);
+		td_num(f, (double)d->txq_samples);
+		td_num(f, d->txq_p50_us);
+		td_num(f, d->txq_p99_us);
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n<h3>Service ports</h3>\n", f);
+	if (!np)
+		fputs("<p>No port had a request or a read in the capture.</p>\n", f);
+	else {
+		fputs("<table id=\"port-table\">", f);
+		th(f, pcols, (int)(sizeof(pcols) / sizeof(pcols[0])));
+		for (int i = 0; i < np; i++) {
+			const struct net_port_stats *p = &ni->ports[i];
+
+			fputs("<tr>", f);
+			td_num(f, p->port);
+			td_text(f, net_role_name(p->role));
+			td_num(f, (double)p->requests);
+			td_num(f, p->requests_per_s);
+			td_num(f, p->resp_p50_us);
+			td_num(f, p->resp_p99_us);
+			td_num(f, (double)p->reads);
+			td_num(f, p->rxq_p50_us);
+			td_num(f, p->rxq_p99_us);
+			fputs("</tr>\n", f);
+		}
+		fputs("</tbody></table>\n", f);
+	}
+	fputs("<h3>Latency histograms</h3>\n", f);
+	if (!c->have_net_hist) {
+		fputs("<p class=\"absent\">This capture predates the histograms (it has only the "
+		      "percentiles above).</p>\n</section>\n", f);
+		return;
+	}
+	fputs("<p>Log2 buckets as the kernel keeps them; hover a bar for its range and count.</p>\n"
+	      "<div class=\"hists\">\n", f);
+	for (int i = 0; i < nd; i++) {
+		const struct net_dev_stats *d = &ni->devs[i];
+		char cap[160], id[64];
+
+		snprintf(cap, sizeof(cap), "tx queue: %s%s%s", d->name, d->foreign ? "@" : "",
+			 d->foreign ? d->netns_name : "");
+		snprintf(id, sizeof(id), "hist-txq-%d", i);
+		svg_hist(f, cap, id, d->txq_hist, d->txq_samples, "samples", d->txq_p50_us,
+			 d->txq_p99_us);
+	}
+	for (int i = 0; i < np; i++) {
+		const struct net_port_stats *p = &ni->ports[i];
+		char cap[96], id[64];
+
+		snprintf(cap, sizeof(cap), "response time: %u/%s", p->port, net_role_name(p->role));
+		snprintf(id, sizeof(id), "hist-resp-%d", i);
+		svg_hist(f, cap, id, p->resp_hist, p->requests, "requests", p->resp_p50_us,
+			 p->resp_p99_us);
+		snprintf(cap, sizeof(cap), "rx queue: %u/%s", p->port, net_role_name(p->role));
+		snprintf(id, sizeof(id), "hist-rxq-%d", i);
+		svg_hist(f, cap, id, p->rxq_hist, p->reads, "reads", p->rxq_p50_us, p->rxq_p99_us);
+	}
+	fputs("</div>\n</section>\n", f);
+}
+
+static void clock_row(FILE *f, const struct capture *c, const struct clock_proc_stats *p,
+		      const struct clock_stats *s, bool first)
+{
+	fputs(first ? "<tr class=\"proc\">" : "<tr>", f);
+	td_num(f, p->pid);
+	td_text(f, p->comm);
+	td_text(f, first ? "(process)" : s->name);
+	td_num(f, s->threads);
+	td_num(f, (double)s->samples);
+	td_num(f, s->vdso_pct);
+	td_text(f, s->top_fn >= 0 ? clock_fn_name(&c->clock_fns, s->top_fn) : "");
+	td_num(f, s->sys_pct);
+	td_num(f, s->reads_per_s);
+	fputs("</tr>\n", f);
+}
+
+static void clock_section(FILE *f, const struct capture *c, int top_n)
+{
+	static const char *const cols[] = { "pid", "process", "class", "threads", "samples", "vDSO %",
+					    "top vDSO function", "clock syscall %", "clock syscalls/s" };
+	int shown = c->clock.n_procs < top_n ? c->clock.n_procs : top_n;
+
+	fputs("<section id=\"clock\"><h2>Clock reads</h2>\n", f);
+	if (!c->have_clock) {
+		absent(f, c, "clock", "clock numbers");
+		fputs("</section>\n", f);
+		return;
+	}
+	fprintf(f, "<p>CPU samples at %u Hz per CPU (%llu samples, %llu idle): the share in the "
+		"vDSO's clock functions and in clock system calls. Clocksource <b>", c->clock_hz,
+		(unsigned long long)c->clock.samples, (unsigned long long)c->clock.idle_samples);
+	esc(f, c->host.clocksource);
+	fputs("</b>.</p>\n<table id=\"clock-table\">", f);
+	th(f, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+	for (int i = 0; i < shown; i++) {
+		const struct clock_proc_stats *p = &c->clock.procs[i];
+
+		clock_row(f, c, p, &p->total, true);
+		for (int k = 0; k < p->n_classes; k++)
+			clock_row(f, c, p, &p->classes[k], false);
+	}
+	fputs("</tbody></table>\n</section>\n", f);
+}
+
+int report_html_write(FILE *f, const struct capture *c, const struct report_opts *o)
+{
+	int top_n = o && o->top_n > 0 ? o->top_n : 20, err;
+
+	head(f, c);
+	header(f, c, o);
+	fputs("<main>\n", f);
+	findings(f, c);
+	err = heatmap(f, c);
+	if (err)
+		return err;
+	cpu_table(f, c);
+	class_table(f, c, top_n);
+	net_section(f, c, top_n);
+	clock_section(f, c, top_n);
+	fputs("</main>\n<footer class=\"meta\"><p>Written by ", f);
+	esc(f, o && o->generator ? o->generator : "dbtrace");
+	fprintf(f, ". Self-contained: no external resources.</p></footer>\n<script>%s</script>\n"
+		"</body></html>\n", script_main);
+	return ferror(f) ? -EIO : 0;
+}

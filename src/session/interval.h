@@ -1,0 +1,44 @@
+/* One measured interval, as every output sees it, and the raw snapshot
+ * the collectors fill at each end of it. */
+#ifndef DBTRACE_SESSION_INTERVAL_H
+#define DBTRACE_SESSION_INTERVAL_H
+
+#include <stdint.h>
+#include "findings/finding.h"
+#include "model/clock_model.h"
+#include "model/cpu_model.h"
+#include "model/net_model.h"
+#include "model/sched_model.h"
+
+/* Everything read at one instant. */
+struct world_snapshot {
+	struct cpu_snapshot cpu;
+	struct sched_snapshot sched;
+	bool have_sched;
+	struct clock_snapshot clock;
+	bool have_clock;
+	struct net_snapshot net;
+	bool have_net;
+};
+
+int world_snapshot_alloc(struct world_snapshot *w, int ncpus);
+void world_snapshot_free(struct world_snapshot *w);
+
+struct interval_view {
+	int index;                     /* 0-based */
+	double t_s;                    /* end of the interval, seconds since start */
+	double dt_s;                   /* its length */
+	int ncpus;
+	const struct cpu_row *rows;    /* ncpus rows */
+	const struct cpu_row *total;   /* mean/sum over valid CPUs */
+	const struct sched_interval *sched;   /* NULL when the family is off */
+	const struct clock_interval *clock;   /* NULL when the family is off */
+	const struct clock_fn_table *clock_fns;  /* names of the vDSO function slots */
+	unsigned int clock_hz;                /* its sample rate */
+	const struct net_interval *net;       /* NULL when the family is off */
+	const struct finding_list *findings;  /* raised in this interval */
+	uint64_t lost_events;          /* so far, all families */
+	uint64_t thread_evictions;     /* so far: per-thread state the LRU dropped */
+};
+
+#endif

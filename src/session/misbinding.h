@@ -1,0 +1,52 @@
+/* The misbinding rules inside a measuring session (top, capture): the
+ * I/O they need (the NIC layout, read once at start; each target's
+ * allowed CPUs, re-read every few intervals) and the choice of targets
+ * (-p PIDs, else the busiest processes of the interval). The rules
+ * themselves are pure, in src/findings/. */
+#ifndef DBTRACE_SESSION_MISBINDING_H
+#define DBTRACE_SESSION_MISBINDING_H
+
+#include "findings/finding.h"
+#include "findings/softirq_concentration.h"
+#include "findings/softirq_on_db_cores.h"
+#include "model/cpu_model.h"
+#include "model/sched_model.h"
+#include "sysinfo/nic_layout.h"
+
+/* Targets judged per interval without -p: the busiest few. */
+#define MISBIND_TARGETS 3
+#define MISBIND_CACHE 64
+
+struct misbind_cached {
+	int pid;
+	int read_at;                   /* interval of the last read */
+	struct misbind_target t;
+};
+
+struct misbinding {
+	struct dbt_nic_layout nics;
+	bool have_nics;
+	bool irqbalance_running;
+	int irqbalance_pid;
+	struct sodc_config sodc;
+	struct sconc_config sconc;
+	struct misbind_cached cache[MISBIND_CACHE];
+	int n_cache;
+};
+
+/* Reads the live host's NIC layout and irqbalance state. A host whose
+ * layout cannot be read is still judged on softirq time. Never fails. */
+void misbinding_init(struct misbinding *m);
+void misbinding_free(struct misbinding *m);
+
+/*
+ * Runs softirq_on_db_cores and irq_affinity_overlap for each target and
+ * softirq_concentration for the host, over one interval's CPU rows.
+ * Targets: pids when n_pids > 0, else the busiest processes of si (may be
+ * NULL) using at least a twentieth of a core. Returns 0 or -ENOMEM.
+ */
+int misbinding_judge(struct misbinding *m, const struct cpu_row *rows, int n_rows,
+		     const struct sched_interval *si, const int *pids, int n_pids,
+		     int index, struct finding_list *out);
+
+#endif

@@ -1,0 +1,50 @@
+/* The measuring loop shared by `top` and `capture`: attach, then one
+ * snapshot per tick, the model computes the interval, the findings judge
+ * it, and a sink shows or records it. */
+#ifndef DBTRACE_SESSION_SESSION_H
+#define DBTRACE_SESSION_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "cli/options.h"
+#include "collect/collectors.h"
+#include "findings/finding.h"
+#include "model/clock_model.h"
+#include "session/interval.h"
+#include "model/net_model.h"
+#include "model/sched_model.h"
+
+enum session_action { SESSION_CONTINUE = 0, SESSION_STOP = 1 };
+
+struct session_sink {
+	void *ctx;
+	/* negative errno aborts the session, SESSION_STOP ends it cleanly */
+	int (*on_interval)(void *ctx, const struct interval_view *iv);
+	int input_fd;                  /* -1, or a fd whose readiness calls on_input */
+	int (*on_input)(void *ctx);
+	double first_tick_s;           /* 0: the first refresh after one interval */
+};
+
+struct session_result {
+	struct cpu_snapshot first, last;   /* per-CPU summary: last - first */
+	struct sched_summary sched;        /* per-class summary: sum of intervals */
+	struct clock_interval clock;       /* clock family, first to last snapshot */
+	struct clock_fn_table clock_fns;   /* its vDSO function names */
+	unsigned int clock_hz;             /* 0: the clock family was off */
+	struct net_interval net;           /* net family, first to last snapshot */
+	bool have_net;
+	struct finding_list findings;      /* merged over all intervals */
+	double elapsed_s;
+	int stop_signal;               /* 0 when the duration ran out or the user quit */
+	int intervals;
+	uint64_t lost_events;
+	uint64_t thread_evictions;
+};
+
+/* Runs until the duration elapses, a stop signal arrives or the sink says
+ * stop. The result stays allocated for the caller's summary. */
+int session_run(const struct dbt_config *cfg, struct collectors *col,
+		struct session_sink *sink, struct session_result *res);
+void session_result_free(struct session_result *res);
+
+#endif
