@@ -1,5 +1,5 @@
 #include "capture/capture_diff.h"
-#include "sysinfo/softirqs.h"
+#include "model/softirq_vec.h"
 
 #include <errno.h>
 #include <math.h>

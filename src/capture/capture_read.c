@@ -6,7 +6,7 @@
 #include "capture/capture_read.h"
 #include "capture/capture_write.h"
 #include "sysinfo/cpuset.h"
-#include "sysinfo/softirqs.h"
+#include "model/softirq_vec.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 #define _GNU_SOURCE
 #include "capture/capture_write.h"
 #include "core/atomic_file.h"
-#include "sysinfo/softirqs.h"
+#include "model/softirq_vec.h"
 
 #include <errno.h>
 #include <json-c/json.h>

@@ -16,108 +16,70 @@ enum { OPT_BATCH = 0x100, OPT_SORT, OPT_VIEW, OPT_COMM, OPT_CLASS, OPT_RUNQ,
        OPT_SAMPLE_HZ, OPT_CLOCK_PCT, OPT_CLOCK_SYS, OPT_PORT, OPT_JSON, OPT_ROOT,
        OPT_LISTEN, OPT_TOP_N, OPT_FAMILIES };
 
-/* Probe family names for --families, bit i = dbt_family_names[i]. */
-const char *const dbt_family_names[DBT_N_FAMILIES] = { "softirq", "sched", "clock", "net" };
 
+/* The one description of every option: the parser reads it, and argp
+ * formats it for --help (dbt_usage). */
 static const struct argp_option options[] = {
-	{ "interval", 'i', "SECONDS", 0, "Refresh/sampling interval (default 1)", 0 },
-	{ "duration", 'd', "SECONDS", 0, "Stop after this long (default: until interrupted)", 0 },
-	{ "pid", 'p', "PID", 0, "Target process (repeatable)", 0 },
-	{ "output", 'o', "FILE", 0, "capture, report: output file ('-': stdout for capture)", 0 },
-	{ "verbose", 'v', NULL, 0, "Show libbpf's messages and probe details", 0 },
-	{ "batch", OPT_BATCH, NULL, 0, "top: print plain-text tables instead of the full-screen view", 0 },
-	{ "sort", OPT_SORT, "KEY", 0, "top: initial sort column key (see the header)", 0 },
-	{ "view", OPT_VIEW, "VIEW", 0, "top: cpus (default), classes or net", 0 },
-	{ "port", OPT_PORT, "PORT", 0, "net: only this service port in the port rows (repeatable)", 0 },
-	{ "families", OPT_FAMILIES, "LIST", 0, "Probe families to load (default all): softirq,sched,clock,net", 0 },
-	{ "comm", OPT_COMM, "NAME", 0, "Only processes with this command name", 0 },
-	{ "class", OPT_CLASS, "NAME=GLOB", 0, "Name a thread class: threads whose comm matches GLOB (repeatable)", 0 },
-	{ "runq-p99-ms", OPT_RUNQ, "MS", 0, "oversubscription: run-queue p99 threshold (default 1)", 0 },
-	{ "sample-hz", OPT_SAMPLE_HZ, "HZ", 0, "clock: CPU samples per second per CPU (default 499)", 0 },
-	{ "clock-vdso-pct", OPT_CLOCK_PCT, "PCT", 0, "gettimeofday_hotspot: vDSO share threshold (default 10)", 0 },
-	{ "clock-syscalls", OPT_CLOCK_SYS, "N", 0, "gettimeofday_hotspot: clock syscalls/s threshold (default 10000)", 0 },
+	{ "interval", 'i', "SECONDS", 0, "refresh/sampling interval (default 1)", 0 },
+	{ "duration", 'd', "SECONDS", 0, "stop after this long (default: until interrupted)", 0 },
+	{ "pid", 'p', "PID", 0, "target process (repeatable)", 0 },
+	{ "output", 'o', "FILE", 0, "capture: output file ('-' for stdout); report: the HTML file "
+	  "(default: the capture's name, .html)", 0 },
+	{ "verbose", 'v', NULL, 0, "show libbpf's messages and probe details", 0 },
+	{ "batch", OPT_BATCH, NULL, 0, "top: plain-text tables, one per interval", 0 },
+	{ "sort", OPT_SORT, "KEY", 0, "top: initial sort column key", 0 },
+	{ "view", OPT_VIEW, "VIEW", 0, "top: start in the cpus (default), classes or net view", 0 },
+	{ "families", OPT_FAMILIES, "LIST", 0, "probe families to load (default all): "
+	  "softirq,sched,clock,net", 0 },
+	{ "port", OPT_PORT, "PORT", 0, "net: only this service port in the port rows (repeatable), "
+	  "e.g. --port 3306", 0 },
+	{ "comm", OPT_COMM, "NAME", 0, "only processes with this command name", 0 },
+	{ "class", OPT_CLASS, "NAME=GLOB", 0, "name a thread class (repeatable), e.g. "
+	  "workers='TNT_*'", 0 },
+	{ "runq-p99-ms", OPT_RUNQ, "MS", 0, "oversubscription threshold (default 1)", 0 },
+	{ "sample-hz", OPT_SAMPLE_HZ, "HZ", 0, "clock: CPU samples/s per CPU (default 499, 1-10000)", 0 },
+	{ "clock-vdso-pct", OPT_CLOCK_PCT, "PCT", 0, "gettimeofday_hotspot: vDSO share of a "
+	  "process's CPU samples (default 10)", 0 },
+	{ "clock-syscalls", OPT_CLOCK_SYS, "N", 0, "gettimeofday_hotspot: clock syscalls/s "
+	  "(default 10000)", 0 },
 	{ "json", OPT_JSON, NULL, 0, "check, diff: print JSON", 0 },
-	{ "root", OPT_ROOT, "DIR", 0, "check: audit the tree under DIR instead of /", 0 },
-	{ "listen", OPT_LISTEN, "HOST:PORT", 0, "serve: address for /metrics (default " DBT_DEFAULT_LISTEN ")", 0 },
-	{ "top-n", OPT_TOP_N, "N", 0, "serve, report, diff: classes, ports and devices kept (default 20)", 0 },
-	{ "help", 'h', NULL, 0, "Show this help", 0 },
+	{ "root", OPT_ROOT, "DIR", 0, "check: read /proc, /sys and /etc under DIR (a copied tree), "
+	  "its qdiscs from DIR/netlink/qdisc.bin", 0 },
+	{ "listen", OPT_LISTEN, "HOST:PORT", 0, "serve: where /metrics listens (default "
+	  DBT_DEFAULT_LISTEN "); :PORT for every address, [::1]:PORT for IPv6", 0 },
+	{ "top-n", OPT_TOP_N, "N", 0, "serve, report, diff: thread classes, ports and devices kept, "
+	  "busiest first (default 20, 1-1000)", 0 },
+	{ "help", 'h', NULL, 0, "show this help", 0 },
 	{ 0 },
 };
 
-static const struct {
-	const char *name;
-	enum dbt_command cmd;
-} commands[] = {
-	{ "help", DBT_CMD_HELP },
-	{ "version", DBT_CMD_VERSION },
-	{ "probes", DBT_CMD_PROBES },
-	{ "top", DBT_CMD_TOP },
-	{ "capture", DBT_CMD_CAPTURE },
-	{ "check", DBT_CMD_CHECK },
-	{ "serve", DBT_CMD_SERVE },
-	{ "report", DBT_CMD_REPORT },
-	{ "diff", DBT_CMD_DIFF },
-};
+static error_t parse_opt(int key, char *arg, struct argp_state *state);
 
-const char *dbt_command_name(enum dbt_command cmd)
-{
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (commands[i].cmd == cmd)
-			return commands[i].name;
-	return "none";
-}
+static const struct argp parser = { options, parse_opt, NULL, NULL, NULL, NULL, NULL };
 
-const char *dbt_usage(void)
+int dbt_usage(const struct dbt_command_table *cmds, FILE *f)
 {
-	return "Usage: dbtrace COMMAND [OPTIONS]\n"
-	       "Shows where the operating system costs a database benchmark throughput.\n"
-	       "\n"
-	       "Commands:\n"
-	       "  top        live per-CPU softirq/irq/user/system table (q quits)\n"
-	       "  capture    record a timed JSON capture (-d SECONDS -o FILE)\n"
-	       "  check      static audit of the host's settings, no eBPF (exit 1: a warning)\n"
-	       "  serve      Prometheus exporter: /metrics on --listen (default " DBT_DEFAULT_LISTEN ")\n"
-	       "  report     CAPTURE [-o FILE.html]: one self-contained HTML page of a capture\n"
-	       "  diff       BEFORE AFTER: two captures side by side, change and direction\n"
-	       "  probes     list each probe family's attach path on this kernel\n"
-	       "  version    print the version\n"
-	       "\n"
-	       "Options:\n"
-	       "  -i, --interval=SECONDS   refresh/sampling interval (default 1)\n"
-	       "  -d, --duration=SECONDS   stop after this long (default: until interrupted)\n"
-	       "  -p, --pid=PID            target process (repeatable)\n"
-	       "  -o, --output=FILE        capture: output file ('-' for stdout); report: the\n"
-	       "                           HTML file (default: the capture's name, .html)\n"
-	       "  -v, --verbose            show libbpf's messages and probe details\n"
-	       "      --batch              top: plain-text tables, one per interval\n"
-	       "      --sort=KEY           top: initial sort column key\n"
-	       "      --view=VIEW          top: start in the cpus (default), classes or net view\n"
-	       "      --families=LIST      probe families to load (default all): softirq,sched,clock,net\n"
-	       "      --port=PORT          net: only this service port in the port rows\n"
-	       "                           (repeatable), e.g. --port 3306\n"
-	       "      --comm=NAME          only processes with this command name\n"
-	       "      --class=NAME=GLOB    name a thread class (repeatable), e.g. workers='TNT_*'\n"
-	       "      --runq-p99-ms=MS     oversubscription threshold (default 1)\n"
-	       "      --sample-hz=HZ       clock: CPU samples/s per CPU (default 499, 1-10000)\n"
-	       "      --clock-vdso-pct=PCT gettimeofday_hotspot: vDSO share of a process's CPU\n"
-	       "                           samples (default 10)\n"
-	       "      --clock-syscalls=N   gettimeofday_hotspot: clock syscalls/s (default 10000)\n"
-	       "      --json               check, diff: print JSON\n"
-	       "      --root=DIR           check: read /proc, /sys and /etc under DIR (a copied\n"
-	       "                           tree), its qdiscs from DIR/netlink/qdisc.bin\n"
-	       "      --listen=HOST:PORT   serve: where /metrics listens; :PORT for every\n"
-	       "                           address, [::1]:PORT for IPv6\n"
-	       "      --top-n=N            serve, report, diff: thread classes, ports and\n"
-	       "                           devices kept, busiest first (default 20, 1-1000)\n"
-	       "  -h, --help               show this help\n"
-	       "\n"
-	       "SECONDS accepts a suffix: 500ms, 2s, 1m. Exit codes: 0 ok, 1 runtime\n"
-	       "error (privileges, BTF, I/O), 2 bad usage, 3 a probe family did not attach;\n"
-	       "check: 0 clean, 1 a warning (or worse) was found, 2 bad usage.\n";
+	fputs("Usage: dbtrace COMMAND [OPTIONS]\n"
+	      "Shows where the operating system costs a database benchmark throughput.\n"
+	      "\nCommands:\n", f);
+	for (size_t i = 0; i < cmds->n; i++) {
+		const struct dbt_subcommand *c = &cmds->items[i];
+		char head[40];
+
+		snprintf(head, sizeof(head), "%s%s%s", c->name, c->args[0] ? " " : "", c->args);
+		fprintf(f, "  %-22s %s\n", head, c->help);
+	}
+	fputs("\nOptions:\n", f);
+	argp_help(&parser, f, ARGP_HELP_LONG, (char *)"dbtrace");
+	fputs("\nSECONDS accepts a suffix: 500ms, 2s, 1m. Exit codes: 0 ok, 1 runtime\n"
+	      "error (privileges, BTF, I/O), 2 bad usage, 3 a probe family did not attach;\n"
+	      "check: 0 clean, 1 a warning (or worse) was found, 2 bad usage.\n", f);
+	return ferror(f) ? -EIO : 0;
 }
 
 struct parse_ctx {
 	struct dbt_config *cfg;
+	const struct dbt_command_table *cmds;
 	char *err;
 	size_t errlen;
 	int argc;
@@ -350,9 +312,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 			int f;
 
-			for (f = 0; f < DBT_N_FAMILIES && strcmp(tok, dbt_family_names[f]); f++)
+			for (f = 0; f < FAM_COUNT && strcmp(tok, dbt_family_names[f]); f++)
 				;
-			if (f == DBT_N_FAMILIES)
+			if (f == FAM_COUNT)
 				return fail(ctx, "bad --families '%s': names from softirq,sched,clock,net", arg);
 			cfg->families |= 1u << f;
 		}
@@ -396,9 +358,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		if (cfg->command != DBT_CMD_NONE)
 			return fail(ctx, "unexpected argument '%s'", arg);
-		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-			if (!strcmp(arg, commands[i].name))
-				cfg->command = commands[i].cmd;
+		for (size_t i = 0; i < ctx->cmds->n; i++)
+			if (!strcmp(arg, ctx->cmds->items[i].name)) {
+				cfg->command = ctx->cmds->items[i].id;
+				cfg->sub = &ctx->cmds->items[i];
+			}
 		if (cfg->command == DBT_CMD_NONE)
 			return fail(ctx, "unknown command '%s' (see dbtrace --help)", arg);
 		break;
@@ -412,10 +376,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-int dbt_parse_args(int argc, char **argv, struct dbt_config *cfg, char *err, size_t errlen)
+int dbt_parse_args(int argc, char **argv, const struct dbt_command_table *cmds,
+		   struct dbt_config *cfg, char *err, size_t errlen)
 {
-	struct argp argp = { options, parse_opt, NULL, NULL, NULL, NULL, NULL };
-	struct parse_ctx ctx = { cfg, err, errlen, argc, argv, false };
+	struct parse_ctx ctx = { cfg, cmds, err, errlen, argc, argv, false };
 	int rc;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -427,7 +391,7 @@ int dbt_parse_args(int argc, char **argv, struct dbt_config *cfg, char *err, siz
 	if (errlen)
 		err[0] = 0;
 
-	rc = argp_parse(&argp, argc, argv, ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &ctx);
+	rc = argp_parse(&parser, argc, argv, ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &ctx);
 	if (rc) {
 		if (!err[0])
 			snprintf(err, errlen, "cannot parse the command line");
@@ -435,6 +399,14 @@ int dbt_parse_args(int argc, char **argv, struct dbt_config *cfg, char *err, siz
 	}
 	if (ctx.help || cfg->command == DBT_CMD_HELP) {
 		cfg->command = DBT_CMD_HELP;
+		cfg->sub = NULL;
+		for (size_t i = 0; i < cmds->n; i++)
+			if (cmds->items[i].id == DBT_CMD_HELP)
+				cfg->sub = &cmds->items[i];
+		if (!cfg->sub) {
+			snprintf(err, errlen, "no help command in the command table");
+			return -EINVAL;
+		}
 		return 0;
 	}
 	if (cfg->command == DBT_CMD_NONE) {

@@ -5,12 +5,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
+#include "core/family.h"
 #include "model/thread_class.h"
 
 #define DBT_MAX_PIDS 64
-#define DBT_N_FAMILIES 4
-extern const char *const dbt_family_names[DBT_N_FAMILIES];
 #define DBT_MAX_CLASS_OVERRIDES 32
 #define DBT_MAX_PORTS 16
 #define DBT_DEFAULT_LISTEN "127.0.0.1:9464"  /* serve: loopback unless asked */
@@ -38,8 +38,11 @@ enum dbt_exit {
 	DBT_EXIT_PROBES = 3,   /* `probes`: a family could not attach */
 };
 
+struct dbt_subcommand;
+
 struct dbt_config {
 	enum dbt_command command;
+	const struct dbt_subcommand *sub;  /* the table entry of command */
 	double interval_s;      /* refresh / sampling interval */
 	double duration_s;      /* 0: until interrupted */
 	pid_t pids[DBT_MAX_PIDS];
@@ -68,10 +71,27 @@ struct dbt_config {
 	int n_files;
 };
 
-/* Parses argv (argv[0] is the program name). Returns 0, or -EINVAL with a
- * one-line message (no trailing newline) in err. `--help` sets
- * command = DBT_CMD_HELP and leaves the text to dbt_usage(). */
-int dbt_parse_args(int argc, char **argv, struct dbt_config *cfg, char *err, size_t errlen);
+/* One subcommand: the one table of them (src/cmd/commands.c) drives the
+ * parser, the help text and the dispatch, as bpftool's does. */
+struct dbt_subcommand {
+	const char *name;
+	enum dbt_command id;           /* for the options that belong to one command */
+	int (*run)(const struct dbt_config *cfg);  /* returns an enum dbt_exit */
+	const char *args;              /* positional arguments for the help, or "" */
+	const char *help;              /* one line */
+};
+
+struct dbt_command_table {
+	const struct dbt_subcommand *items;
+	size_t n;
+};
+
+/* Parses argv (argv[0] is the program name) against the commands of cmds.
+ * Returns 0, or -EINVAL with a one-line message (no trailing newline) in
+ * err. `--help` sets command = DBT_CMD_HELP and leaves the text to
+ * dbt_usage(). cfg->sub points at the chosen entry of cmds. */
+int dbt_parse_args(int argc, char **argv, const struct dbt_command_table *cmds,
+		   struct dbt_config *cfg, char *err, size_t errlen);
 
 /* Strict positive number of seconds: "1", "0.5", "2s", "1m"; rejects 0,
  * negatives, trailing garbage, NaN and values above a day. */
@@ -84,9 +104,8 @@ int dbt_parse_listen(const char *text, char *host, size_t hostlen, unsigned shor
 /* Strict positive PID. */
 int dbt_parse_pid(const char *text, pid_t *out);
 
-/* Full --help text. */
-const char *dbt_usage(void);
-
-const char *dbt_command_name(enum dbt_command cmd);
+/* Writes the full --help text: the commands from cmds, the options from
+ * the parser's own option table. Returns 0 or -EIO. */
+int dbt_usage(const struct dbt_command_table *cmds, FILE *f);
 
 #endif

@@ -55,6 +55,7 @@ int cmd_capture(const struct dbt_config *cfg)
 	struct capture_summary sum = { 0 };
 	struct session_result res;
 	struct collectors col;
+	struct collect_config cc = cmd_collect_config(cfg);
 	struct cpu_row *rows;
 	char path[256], err[512], eb[96];
 	const char *out = cfg->output;
@@ -75,7 +76,7 @@ int cmd_capture(const struct dbt_config *cfg)
 		capture_abort(c.w);
 		return rc;
 	}
-	failed = collectors_open(&col, cfg);
+	failed = collectors_open(&col, &cc);
 	if (failed < 0) {
 		log_err("cannot set up the probes: %s", log_errno_text(failed, eb, sizeof(eb)));
 		capture_abort(c.w);

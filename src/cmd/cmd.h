@@ -3,8 +3,11 @@
 #define DBTRACE_CMD_CMD_H
 
 #include "cli/options.h"
+#include "collect/collectors.h"
+#include "core/bpf_prepare.h"
 
-struct probe_report;
+/* Every subcommand, with its handler and help line. */
+extern const struct dbt_command_table dbt_commands;
 
 int cmd_version(const struct dbt_config *cfg);
 int cmd_probes(const struct dbt_config *cfg);
@@ -15,11 +18,16 @@ int cmd_serve(const struct dbt_config *cfg);
 int cmd_report(const struct dbt_config *cfg);
 int cmd_diff(const struct dbt_config *cfg);
 
-/* Checks shared by every command that loads probes: privileges, BTF,
- * libbpf's logging. Returns 0 or an exit code. */
-int cmd_prepare_bpf(const struct dbt_config *cfg);
+/* What the collectors take of the command line. */
+static inline struct collect_config cmd_collect_config(const struct dbt_config *cfg)
+{
+	return (struct collect_config){ .families = cfg->families, .sample_hz = cfg->sample_hz };
+}
 
-/* One line "softirq=tp_btf ..." for status lines. */
-void cmd_probe_status(const struct probe_report *reps, int n, char *buf, unsigned len);
+/* bpf_prepare() for cfg's command, as an exit code. */
+static inline int cmd_prepare_bpf(const struct dbt_config *cfg)
+{
+	return bpf_prepare(cfg->sub->name) ? DBT_EXIT_RUNTIME : 0;
+}
 
 #endif

@@ -9,12 +9,13 @@
 int cmd_probes(const struct dbt_config *cfg)
 {
 	struct collectors col;
+	struct collect_config cc = cmd_collect_config(cfg);
 	int failed, rc;
 
 	rc = cmd_prepare_bpf(cfg);
 	if (rc)
 		return rc;
-	failed = collectors_open(&col, cfg);
+	failed = collectors_open(&col, &cc);
 	if (failed < 0) {
 		char eb[96];
 

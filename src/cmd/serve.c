@@ -87,6 +87,7 @@ int cmd_serve(const struct dbt_config *cfg)
 	struct session_sink sink = { .ctx = &s, .on_interval = on_interval, .on_input = on_input };
 	struct session_result res;
 	struct collectors col;
+	struct collect_config cc = cmd_collect_config(cfg);
 	struct timespec now;
 	char err[256], eb[96];
 	int rc, failed, sfd;
@@ -110,7 +111,7 @@ int cmd_serve(const struct dbt_config *cfg)
 		http_server_stop(s.http);
 		return rc;
 	}
-	failed = collectors_open(&col, cfg);
+	failed = collectors_open(&col, &cc);
 	if (failed < 0) {
 		log_err("cannot set up the probes: %s", log_errno_text(failed, eb, sizeof(eb)));
 		http_server_stop(s.http);

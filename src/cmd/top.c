@@ -1,5 +1,6 @@
 /* `dbtrace top`: the live view, full-screen or --batch. */
 #include "cmd/cmd.h"
+#include "render/probe_status.h"
 #include "session/session.h"
 #include "core/log.h"
 #include "render/batch.h"
@@ -48,6 +49,7 @@ int cmd_top(const struct dbt_config *cfg)
 	struct session_sink sink = { .ctx = &t, .input_fd = -1 };
 	struct session_result res;
 	struct collectors col;
+	struct collect_config cc = cmd_collect_config(cfg);
 	char status[256], eb[96];
 	int rc, failed;
 
@@ -64,7 +66,7 @@ int cmd_top(const struct dbt_config *cfg)
 	rc = cmd_prepare_bpf(cfg);
 	if (rc)
 		return rc;
-	failed = collectors_open(&col, cfg);
+	failed = collectors_open(&col, &cc);
 	if (failed < 0) {
 		log_err("cannot set up the probes: %s", log_errno_text(failed, eb, sizeof(eb)));
 		return DBT_EXIT_RUNTIME;
@@ -73,7 +75,7 @@ int cmd_top(const struct dbt_config *cfg)
 		if (!col.on[f])
 			log_err("%s probes did not attach (see dbtrace probes); showing the rest",
 				col.reports[f].family);
-	cmd_probe_status(col.reports, FAM_COUNT, status, sizeof(status));
+	probe_status_line(col.reports, FAM_COUNT, status, sizeof(status));
 
 	if (cfg->batch) {
 		sink.on_interval = batch_interval;

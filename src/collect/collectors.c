@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int collectors_open(struct collectors *c, const struct dbt_config *cfg)
+int collectors_open(struct collectors *c, const struct collect_config *cc)
 {
 	int failed = 0;
 
@@ -23,7 +23,7 @@ int collectors_open(struct collectors *c, const struct dbt_config *cfg)
 	 * runs must still show up, by name, in probes and the capture */
 	for (int f = 0; f < FAM_COUNT; f++) {
 		c->reports[f].family = dbt_family_names[f];
-		c->reports[f].disabled = cfg && cfg->families && !(cfg->families & (1u << f));
+		c->reports[f].disabled = cc && cc->families && !(cc->families & (1u << f));
 	}
 	if (!c->reports[FAM_SOFTIRQ].disabled)
 		c->on[FAM_SOFTIRQ] = !softirq_collector_open(&c->softirq, &c->reports[FAM_SOFTIRQ]);
@@ -31,14 +31,14 @@ int collectors_open(struct collectors *c, const struct dbt_config *cfg)
 		c->on[FAM_SCHED] = !sched_collector_open(&c->sched, &c->reports[FAM_SCHED],
 							 c->on[FAM_SOFTIRQ] ? c->softirq.pending_fd : -1);
 	if (!c->reports[FAM_CLOCK].disabled)
-		c->on[FAM_CLOCK] = !clock_collector_open(&c->clock, cfg ? cfg->sample_hz : 0,
+		c->on[FAM_CLOCK] = !clock_collector_open(&c->clock, cc ? cc->sample_hz : 0,
 							 &c->reports[FAM_CLOCK]);
 	if (!c->reports[FAM_NET].disabled)
 		c->on[FAM_NET] = !net_collector_open(&c->net, &c->reports[FAM_NET]);
 	for (int f = 0; f < FAM_COUNT; f++) {
 		/* the plan wipes the report: keep what --families said */
 		c->reports[f].family = dbt_family_names[f];
-		c->reports[f].disabled = cfg && cfg->families && !(cfg->families & (1u << f));
+		c->reports[f].disabled = cc && cc->families && !(cc->families & (1u << f));
 		failed += !c->on[f] && !c->reports[f].disabled;
 	}
 	return failed;

@@ -4,24 +4,20 @@
 #define DBTRACE_COLLECT_COLLECTORS_H
 
 #include <stdbool.h>
-#include "cli/options.h"
 #include "collect/clock.h"
 #include "collect/net.h"
 #include "collect/sched.h"
 #include "collect/softirq.h"
+#include "core/family.h"
 #include "model/cpu_model.h"
-#include "session/interval.h"
+#include "model/world_snapshot.h"
 #include "sysinfo/procstat.h"
 
-enum dbt_family {
-	FAM_SOFTIRQ,
-	FAM_SCHED,
-	FAM_CLOCK,
-	FAM_NET,
-	FAM_COUNT,
+/* What the collectors need of the user's choices. */
+struct collect_config {
+	unsigned int families;         /* bit per enum dbt_family; 0 = all */
+	unsigned int sample_hz;        /* clock: CPU-clock samples/s per CPU; 0 = default */
 };
-/* --families names them in this order (src/cli/options.c) */
-_Static_assert(FAM_COUNT == DBT_N_FAMILIES, "family list and --families names differ");
 
 struct collectors {
 	int ncpus;                                 /* possible CPUs */
@@ -34,10 +30,10 @@ struct collectors {
 	struct probe_report reports[FAM_COUNT];
 };
 
-/* Opens every family with cfg's settings (NULL: defaults). Returns the
+/* Opens every family with cc's settings (NULL: defaults). Returns the
  * number of families that failed to attach (0 when all did), or a
  * negative errno for a fatal error. */
-int collectors_open(struct collectors *c, const struct dbt_config *cfg);
+int collectors_open(struct collectors *c, const struct collect_config *cc);
 
 /* Fills w (allocated for c->ncpus) from /proc/stat and the maps. */
 int collectors_snapshot(struct collectors *c, struct world_snapshot *w);

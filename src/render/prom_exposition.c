@@ -7,7 +7,7 @@
  * back, so its series resumes instead of going down to zero. */
 #include "render/prom_exposition.h"
 #include "model/hist.h"
-#include "sysinfo/softirqs.h"
+#include "model/softirq_vec.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,6 +1,6 @@
 #include "render/report_html.h"
 #include "model/hist.h"
-#include "sysinfo/softirqs.h"
+#include "model/softirq_vec.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,5 +1,4 @@
-/* One measured interval, as every output sees it, and the raw snapshot
- * the collectors fill at each end of it. */
+/* One measured interval, as every output sees it. */
 #ifndef DBTRACE_SESSION_INTERVAL_H
 #define DBTRACE_SESSION_INTERVAL_H
 
@@ -9,20 +8,6 @@
 #include "model/cpu_model.h"
 #include "model/net_model.h"
 #include "model/sched_model.h"
-
-/* Everything read at one instant. */
-struct world_snapshot {
-	struct cpu_snapshot cpu;
-	struct sched_snapshot sched;
-	bool have_sched;
-	struct clock_snapshot clock;
-	bool have_clock;
-	struct net_snapshot net;
-	bool have_net;
-};
-
-int world_snapshot_alloc(struct world_snapshot *w, int ncpus);
-void world_snapshot_free(struct world_snapshot *w);
 
 struct interval_view {
 	int index;                     /* 0-based */

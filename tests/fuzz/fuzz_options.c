@@ -4,6 +4,15 @@
 #include <string.h>
 #include "cli/options.h"
 
+static const struct dbt_subcommand items[] = {
+	{ "top", DBT_CMD_TOP, NULL, "", "" },       { "capture", DBT_CMD_CAPTURE, NULL, "", "" },
+	{ "check", DBT_CMD_CHECK, NULL, "", "" },   { "serve", DBT_CMD_SERVE, NULL, "", "" },
+	{ "report", DBT_CMD_REPORT, NULL, "", "" }, { "diff", DBT_CMD_DIFF, NULL, "", "" },
+	{ "probes", DBT_CMD_PROBES, NULL, "", "" }, { "version", DBT_CMD_VERSION, NULL, "", "" },
+	{ "help", DBT_CMD_HELP, NULL, "", "" },
+};
+static const struct dbt_command_table cmds = { items, sizeof(items) / sizeof(items[0]) };
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *buf = malloc(size + 1), *argv[34] = { "dbtrace" };
@@ -21,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		at += strlen(buf + at) + 1;
 	}
 	argv[argc] = NULL;
-	dbt_parse_args(argc, argv, &cfg, err, sizeof(err));
+	dbt_parse_args(argc, argv, &cmds, &cfg, err, sizeof(err));
 	free(buf);
 	return 0;
 }

@@ -9,13 +9,11 @@
 #include "sysinfo/interrupts.h"
 #include "sysinfo/proc_status.h"
 #include "sysinfo/procstat.h"
-#include "sysinfo/softirqs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1);
 	struct procstat_cpu cpus[64];
-	struct softirqs_table st;
 	struct dbt_interrupts it;
 	struct dbt_cmdline cl;
 	struct dbt_clocksource_log log;
@@ -26,8 +24,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = 0;
 	procstat_parse(text, cpus, 64);
-	if (!softirqs_parse(text, &st))
-		softirqs_free(&st);
 	if (!dbt_interrupts_parse(text, size, &it))
 		dbt_interrupts_free(&it);
 	dbt_cmdline_parse(text, size, &cl);

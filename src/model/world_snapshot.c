@@ -1,4 +1,4 @@
-#include "session/interval.h"
+#include "model/world_snapshot.h"
 
 #include <string.h>
 
