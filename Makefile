@@ -51,7 +51,7 @@ LIB_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
 TOOL_BINS  := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
-.PHONY: all deps test-deps run test unit bats tools bench install clean
+.PHONY: all deps test-deps run test unit bats tools bench install clean layers
 .DELETE_ON_ERROR:
 # Keep the BPF objects: bpftool reads them and tests inspect them.
 .SECONDARY: $(BPF_OBJS)
@@ -74,8 +74,13 @@ run: deps
 	$(SUDO) $(BUILD)/dbtrace top $(DBTRACE_ARGS)
 
 test: test-deps
+	$(Q)scripts/check-layers.sh
 	$(Q)$(MAKE) --no-print-directory all unit-bins tools
 	$(Q)tests/run.sh
+
+# includes point only downwards (docs/architecture.md)
+layers:
+	$(Q)scripts/check-layers.sh
 
 unit: $(UNIT_BINS)
 	$(Q)tests/run.sh unit
