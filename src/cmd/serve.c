@@ -88,7 +88,7 @@ int cmd_serve(const struct dbt_config *cfg)
 	struct session_result res;
 	struct collectors col;
 	struct timespec now;
-	char err[256], eb[96];
+	char host[256], err[256], eb[96];
 	int rc, failed, sfd;
 
 	/* Block the stop signals now: one that comes before the session's
@@ -99,6 +99,12 @@ int cmd_serve(const struct dbt_config *cfg)
 		return DBT_EXIT_RUNTIME;
 	}
 	close(sfd);
+	/* the options checked --listen already; this splits it */
+	if (dbt_parse_listen(cfg->listen, host, sizeof(host), &hc.port)) {
+		log_err("bad --listen '%s': HOST:PORT, [IPV6]:PORT or :PORT", cfg->listen);
+		return DBT_EXIT_USAGE;
+	}
+	hc.host = host;
 	/* a bad address or a port in use fails before any probe loads */
 	rc = http_server_start(&s.http, &hc, err, sizeof(err));
 	if (rc) {
