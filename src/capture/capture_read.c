@@ -459,7 +459,7 @@ static void read_probes(json_object *o, struct capture *cap)
 	if (!o || !json_object_is_type(o, json_type_object))
 		return;
 	json_object_object_foreach(o, key, val) {
-		struct capture_probe *p;
+		struct probe_report *p;
 
 		if (cap->n_probes >= CAPTURE_MAX_FAMILIES)
 			break;

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "core/probe_report.h"
 #include "findings/finding.h"
 #include "model/clock_model.h"
 #include "model/cpu_model.h"
@@ -33,18 +34,15 @@ struct capture_ival {
 	int n_cpus;
 };
 
-struct capture_probe {
-	char family[16];
-	char attach[24];               /* "" when the family did not attach */
-};
-
 struct capture {
 	char path[256];                /* as given, for messages and titles */
 	char version[32];
 	char started_at[40];
 	double duration_s, interval_s;
 	struct host_info host;
-	struct capture_probe probes[CAPTURE_MAX_FAMILIES];
+	/* family and attach ("" when the family did not attach) are read
+	 * back; whether it was enabled and what was rejected are not */
+	struct probe_report probes[CAPTURE_MAX_FAMILIES];
 	int n_probes;
 	/* overhead */
 	double cpu_pct;

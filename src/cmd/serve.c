@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 struct serve_ctx {
-	struct prom_state *prom;
+	struct prom_totals *totals;
+	struct prom_build build;
 	struct http_server *http;
 	double start_time_s;
 };
@@ -52,7 +53,7 @@ static int render_metrics(void *ctx, char **body, size_t *len)
 
 	if (!f)
 		return -ENOMEM;
-	err = prom_render(s->prom, &self, f);
+	err = prom_render(s->totals, &s->build, &self, f);
 	if (fclose(f) && !err)
 		err = -EIO;
 	return err;
@@ -61,7 +62,7 @@ static int render_metrics(void *ctx, char **body, size_t *len)
 static int on_interval(void *ctx, const struct interval_view *iv)
 {
 	struct serve_ctx *s = ctx;
-	int err = prom_state_add(s->prom, iv);
+	int err = prom_totals_add(s->totals, iv);
 
 	/* once per interval even without traffic: connection timeouts */
 	if (!err)
@@ -83,13 +84,12 @@ int cmd_serve(const struct dbt_config *cfg)
 	struct serve_ctx s = { 0 };
 	struct http_server_config hc = { .listen = cfg->listen, .content_type = PROM_CONTENT_TYPE,
 					 .metrics = render_metrics, .ctx = &s };
-	struct prom_config pc = { .top_n = cfg->top_n, .version = DBTRACE_VERSION };
 	struct session_sink sink = { .ctx = &s, .on_interval = on_interval, .on_input = on_input };
 	struct session_result res;
 	struct collectors col;
 	struct collect_config cc = cmd_collect_config(cfg);
 	struct timespec now;
-	char err[256], eb[96];
+	char host[256], err[256], eb[96];
 	int rc, failed, sfd;
 
 	/* Block the stop signals now: one that comes before the session's
@@ -100,6 +100,12 @@ int cmd_serve(const struct dbt_config *cfg)
 		return DBT_EXIT_RUNTIME;
 	}
 	close(sfd);
+	/* the options checked --listen already; this splits it */
+	if (dbt_parse_listen(cfg->listen, host, sizeof(host), &hc.port)) {
+		log_err("bad --listen '%s': HOST:PORT, [IPV6]:PORT or :PORT", cfg->listen);
+		return DBT_EXIT_USAGE;
+	}
+	hc.host = host;
 	/* a bad address or a port in use fails before any probe loads */
 	rc = http_server_start(&s.http, &hc, err, sizeof(err));
 	if (rc) {
@@ -117,16 +123,14 @@ int cmd_serve(const struct dbt_config *cfg)
 		http_server_stop(s.http);
 		return DBT_EXIT_RUNTIME;
 	}
-	for (int f = 0; f < FAM_COUNT && pc.n_probes < PROM_MAX_PROBES; f++) {
-		struct prom_probe *p = &pc.probes[pc.n_probes++];
-
-		snprintf(p->family, sizeof(p->family), "%s", col.reports[f].family);
-		snprintf(p->attach, sizeof(p->attach), "%s", col.reports[f].attach);
+	for (int f = 0; f < FAM_COUNT; f++)
 		if (!col.on[f])
 			log_err("%s probes did not attach (see dbtrace probes); serving the rest",
 				col.reports[f].family);
-	}
-	rc = prom_state_new(&s.prom, &pc);
+	/* col outlives every scrape: the session runs inside its lifetime */
+	s.build = (struct prom_build){ .version = DBTRACE_VERSION, .probes = col.reports,
+				       .n_probes = FAM_COUNT };
+	rc = prom_totals_new(&s.totals, cfg->top_n);
 	if (rc) {
 		log_err("cannot start: %s", log_errno_text(rc, eb, sizeof(eb)));
 		collectors_close(&col);
@@ -146,7 +150,7 @@ int cmd_serve(const struct dbt_config *cfg)
 			 http_server_requests(s.http));
 	session_result_free(&res);
 	http_server_stop(s.http);
-	prom_state_free(s.prom);
+	prom_totals_free(s.totals);
 	if (rc) {
 		log_err("serve stopped: %s", log_errno_text(rc, eb, sizeof(eb)));
 		return DBT_EXIT_RUNTIME;

@@ -4,6 +4,7 @@
 #include "sysinfo/procstat.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +23,7 @@ int collectors_open(struct collectors *c, const struct collect_config *cc)
 	/* named before any open: a family that fails before its attach plan
 	 * runs must still show up, by name, in probes and the capture */
 	for (int f = 0; f < FAM_COUNT; f++) {
-		c->reports[f].family = dbt_family_names[f];
+		snprintf(c->reports[f].family, sizeof(c->reports[f].family), "%s", dbt_family_names[f]);
 		c->reports[f].disabled = cc && cc->families && !(cc->families & (1u << f));
 	}
 	if (!c->reports[FAM_SOFTIRQ].disabled)
@@ -37,7 +38,7 @@ int collectors_open(struct collectors *c, const struct collect_config *cc)
 		c->on[FAM_NET] = !net_collector_open(&c->net, &c->reports[FAM_NET]);
 	for (int f = 0; f < FAM_COUNT; f++) {
 		/* the plan wipes the report: keep what --families said */
-		c->reports[f].family = dbt_family_names[f];
+		snprintf(c->reports[f].family, sizeof(c->reports[f].family), "%s", dbt_family_names[f]);
 		c->reports[f].disabled = cc && cc->families && !(cc->families & (1u << f));
 		failed += !c->on[f] && !c->reports[f].disabled;
 	}

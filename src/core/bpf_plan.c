@@ -19,7 +19,7 @@ static void reject(struct probe_report *rep, const char *path, const char *stage
 	struct probe_rejection *r;
 	char eb[96];
 
-	if (rep->n_rejected >= PLAN_MAX_REJECTED)
+	if (rep->n_rejected >= PROBE_MAX_REJECTED)
 		return;
 	r = &rep->rejected[rep->n_rejected++];
 	snprintf(r->path, sizeof(r->path), "%s", path);
@@ -111,7 +111,7 @@ int plan_run(const struct plan_family *fam, struct plan_handle *h, struct probe_
 	int err = -ENOENT;
 
 	memset(rep, 0, sizeof(*rep));
-	rep->family = fam->name;
+	snprintf(rep->family, sizeof(rep->family), "%s", fam->name);
 	for (int i = 0; i < fam->n_variants; i++) {
 		err = try_variant(fam, &fam->variants[i], h, rep);
 		if (!err)

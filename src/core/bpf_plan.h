@@ -9,27 +9,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "core/probe_report.h"
 
 struct bpf_object;
 struct bpf_link;
 
-#define PLAN_MAX_REJECTED 6
 #define PLAN_MAX_LINKS 32
-
-struct probe_rejection {
-	char path[24];
-	char error[160];
-};
-
-/* What `dbtrace probes` prints and every capture records. */
-struct probe_report {
-	const char *family;
-	bool disabled;                 /* left out with --families: not tried */
-	char attach[24];               /* the winning path, "" when none */
-	int n_programs;                /* programs attached */
-	int n_rejected;
-	struct probe_rejection rejected[PLAN_MAX_REJECTED];
-};
 
 struct plan_variant {
 	const char *path;              /* "tp_btf", "raw_tp", "fentry", "tracepoint", ... */

@@ -1,5 +1,4 @@
 #include "findings/link_saturated.h"
-#include "findings/tx_queueing.h"
 
 #include <errno.h>
 #include <math.h>

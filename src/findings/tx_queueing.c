@@ -10,14 +10,6 @@ void txq_config_default(struct txq_config *cfg)
 	cfg->min_samples = 20;
 }
 
-void net_dev_subject(const struct net_dev_stats *d, char *buf, size_t len)
-{
-	if (d->foreign)
-		snprintf(buf, len, "%s@%s", d->name, d->netns_name);
-	else
-		snprintf(buf, len, "%s", d->name);
-}
-
 static void ms_text(double us, char *buf, size_t len)
 {
 	if (us >= 1000)

@@ -16,10 +16,6 @@ struct txq_config {
 
 void txq_config_default(struct txq_config *cfg);
 
-/* The finding's subject: "veth0", or "veth0@NETNS" for a device of
- * another network namespace. */
-void net_dev_subject(const struct net_dev_stats *d, char *buf, size_t len);
-
 /* What to look at, from the device's root qdisc and load. Pure. Returns
  * the length written (cut to len - 1). */
 size_t tx_queueing_hint(const struct net_dev_stats *d, char *buf, size_t len);

@@ -59,6 +59,18 @@ static void stat_shares(const struct procstat_cpu *a, const struct procstat_cpu 
 	r->steal_pct = pct((double)d[PS_STEAL], (double)total);
 }
 
+/* p99 of the raise->entry wait over all vectors of a row, µs; NAN when
+ * no wait was seen. */
+static double wait_all_p99(const struct cpu_row *r)
+{
+	__u64 merged[DBT_HIST_SLOTS] = { 0 };
+
+	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
+		for (int s = 0; s < DBT_HIST_SLOTS; s++)
+			merged[s] += r->wait_hist[v][s];
+	return hist_percentile(merged, DBT_HIST_SLOTS, 0.99);
+}
+
 static void sirq_shares(const struct dbt_softirq_cpu *a, const struct dbt_softirq_cpu *b,
 			double wall_ns, struct cpu_row *r)
 {
@@ -74,6 +86,7 @@ static void sirq_shares(const struct dbt_softirq_cpu *a, const struct dbt_softir
 		hist_delta(a->wait_hist[v], b->wait_hist[v], r->wait_hist[v], DBT_HIST_SLOTS);
 		r->wait_p99_us[v] = hist_percentile(r->wait_hist[v], DBT_HIST_SLOTS, 0.99);
 	}
+	r->wait_all_p99_us = wait_all_p99(r);
 	r->softirq_total_pct = pct(total_ns, wall_ns);
 	r->hardirq_pct = pct((double)counter_delta(a->hardirq_ns, b->hardirq_ns), wall_ns);
 	r->unmatched = counter_delta(a->unmatched, b->unmatched);
@@ -92,6 +105,7 @@ void cpu_rows_compute(const struct cpu_snapshot *prev, const struct cpu_snapshot
 		r->cpu = c;
 		for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
 			r->wait_p99_us[v] = NAN;
+		r->wait_all_p99_us = NAN;
 		/* without /proc/stat every possible CPU is taken as online */
 		r->valid = c < prev->ncpus && (!prev->have_stat || a->stat.online) &&
 			   (!cur->have_stat || b->stat.online);
@@ -157,5 +171,6 @@ int cpu_rows_total(const struct cpu_row *rows, int n, struct cpu_row *t)
 	}
 	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
 		t->wait_p99_us[v] = hist_percentile(t->wait_hist[v], DBT_HIST_SLOTS, 0.99);
+	t->wait_all_p99_us = wait_all_p99(t);
 	return valid;
 }

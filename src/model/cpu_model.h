@@ -35,6 +35,7 @@ struct cpu_row {
 	uint64_t entries[DBT_SOFTIRQ_VECS];
 	__u64 wait_hist[DBT_SOFTIRQ_VECS][DBT_HIST_SLOTS];
 	double wait_p99_us[DBT_SOFTIRQ_VECS];                      /* NAN: no wait seen */
+	double wait_all_p99_us;        /* over every vector's waits together; NAN: none */
 	uint64_t unmatched;
 };
 

@@ -13,6 +13,14 @@ const char *net_role_name(int role)
 	return role == DBT_NET_CLIENT ? "client" : "server";
 }
 
+void net_dev_subject(const struct net_dev_stats *d, char *buf, size_t len)
+{
+	if (d->foreign)
+		snprintf(buf, len, "%s@%s", d->name, d->netns_name);
+	else
+		snprintf(buf, len, "%s", d->name);
+}
+
 void net_snapshot_init(struct net_snapshot *s)
 {
 	memset(s, 0, sizeof(*s));

@@ -7,6 +7,7 @@
 #define DBTRACE_MODEL_NET_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "dbtrace/net.h"
 #include "sysinfo/qdisc.h"
@@ -95,6 +96,10 @@ struct net_filter {
 };
 
 const char *net_role_name(int role);   /* "server", "client" */
+
+/* How findings and tables name a device: "veth0", or "veth0@NETNS" for
+ * a device of another network namespace. */
+void net_dev_subject(const struct net_dev_stats *d, char *buf, size_t len);
 
 void net_snapshot_init(struct net_snapshot *s);
 void net_snapshot_free(struct net_snapshot *s);

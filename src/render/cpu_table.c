@@ -2,7 +2,6 @@
 #include "render/cpu_table.h"
 #include "render/table_cols.h"
 #include "render/text.h"
-#include "model/hist.h"
 
 #include <stdlib.h>
 
@@ -25,17 +24,7 @@ static double get_hi(const void *r) { return row(r)->hardirq_pct; }
 static double get_idle(const void *r) { return row(r)->idle_pct; }
 static double get_steal(const void *r) { return row(r)->steal_pct; }
 static double get_rx_rate(const void *r) { return (double)row(r)->entries[DBT_SOFTIRQ_NET_RX]; }
-static double get_wait99(const void *r) { return cpu_row_wait_p99(r); }
-
-double cpu_row_wait_p99(const struct cpu_row *r)
-{
-	__u64 merged[DBT_HIST_SLOTS] = { 0 };
-
-	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
-		for (int s = 0; s < DBT_HIST_SLOTS; s++)
-			merged[s] += r->wait_hist[v][s];
-	return hist_percentile(merged, DBT_HIST_SLOTS, 0.99);
-}
+static double get_wait99(const void *r) { return row(r)->wait_all_p99_us; }
 
 static const struct table_col columns[] = {
 	{ 'c', "CPU", 4, TABLE_LEFT, COL_CPU, 0, get_cpu },

@@ -26,7 +26,4 @@ void cpu_table_row(char *buf, size_t len, const struct cpu_row *r, double dt_s);
  * (descending, except the CPU number ascending). Returns how many. */
 int cpu_table_sort(const struct cpu_row *rows, int n, char sort_key, int *order);
 
-/* p99 of the raise->entry wait over all vectors of a row, µs; NAN if none. */
-double cpu_row_wait_p99(const struct cpu_row *r);
-
 #endif

@@ -4,7 +4,6 @@
  * poll loop, and MHD_run() serves whatever is ready. */
 #define _GNU_SOURCE
 #include "render/http_server.h"
-#include "cli/options.h"
 #include "core/log.h"
 
 #include <arpa/inet.h>
@@ -135,19 +134,16 @@ static int try_bind(int family, const struct sockaddr *sa, socklen_t salen, bool
 	return fd;
 }
 
-/* A listening socket for HOST:PORT; "" host: every address (IPv6 with
- * IPv4 mapped, or IPv4 only where IPv6 is off). */
-static int open_listener(const char *listen, char *err, size_t errlen)
+/* A listening socket for cfg's host and port; "" host: every address
+ * (IPv6 with IPv4 mapped, or IPv4 only where IPv6 is off). */
+static int open_listener(const struct http_server_config *cfg, char *err, size_t errlen)
 {
-	char host[256], port_s[8];
-	unsigned short port;
+	const char *host = cfg->host, *listen = cfg->listen;
+	unsigned short port = cfg->port;
+	char port_s[8];
 	struct addrinfo hints = { 0 }, *res = NULL;
 	int fd = -EADDRNOTAVAIL, rc;
 
-	if (dbt_parse_listen(listen, host, sizeof(host), &port)) {
-		snprintf(err, errlen, "bad --listen '%s': HOST:PORT, [IPV6]:PORT or :PORT", listen);
-		return -EINVAL;
-	}
 	if (!host[0]) {
 		struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons(port),
 					   .sin6_addr = IN6ADDR_ANY_INIT };
@@ -193,7 +189,7 @@ int http_server_start(struct http_server **out, const struct http_server_config 
 	s->metrics = cfg->metrics;
 	s->ctx = cfg->ctx;
 	s->content_type = cfg->content_type;
-	s->listen_fd = open_listener(cfg->listen, err, errlen);
+	s->listen_fd = open_listener(cfg, err, errlen);
 	if (s->listen_fd < 0) {
 		int e = s->listen_fd;
 

@@ -15,7 +15,11 @@
 typedef int (*http_body_fn)(void *ctx, char **body, size_t *len);
 
 struct http_server_config {
-	const char *listen;            /* HOST:PORT, [IPV6]:PORT or :PORT (cli/options.h) */
+	/* where to listen, as dbt_parse_listen() (cli/options.h) splits
+	 * --listen: host "" for every address */
+	const char *host;
+	unsigned short port;
+	const char *listen;            /* --listen as given: messages quote it */
 	const char *content_type;      /* of /metrics */
 	http_body_fn metrics;
 	void *ctx;
@@ -24,7 +28,7 @@ struct http_server_config {
 struct http_server;
 
 /* Binds and listens. On error, err holds one line and the return is
- * -EINVAL (bad address, unknown host), -EADDRINUSE, -EADDRNOTAVAIL (not an
+ * -EINVAL (unknown host), -EADDRINUSE, -EADDRNOTAVAIL (not an
  * address of this host), -EACCES or another -errno. */
 int http_server_start(struct http_server **out, const struct http_server_config *cfg,
 		      char *err, size_t errlen);

@@ -1,7 +1,6 @@
 #include "render/net_table.h"
 #include "render/table_cols.h"
 #include "render/text.h"
-#include "findings/tx_queueing.h"
 
 #include <math.h>
 

@@ -1,27 +1,20 @@
-/* `dbtrace serve`'s metrics: the model, fed one interval at a time, as the
- * Prometheus text exposition format (version 0.0.4). Counters are running
- * sums kept here since the exporter started, so they never go down;
- * distributions are the model's log2 µs slots as cumulative histogram
- * buckets. Cardinality is bounded: at most top_n thread classes, ports,
- * devices and findings have series of their own, the rest is summed into
- * "other" series. Names, types and labels: docs/metrics.md. Pure. */
+/* `dbtrace serve`'s metrics: the running totals (metrics/prom_totals.h)
+ * as the Prometheus text exposition format (version 0.0.4). Counters are
+ * the totals, so they never go down; distributions are the log2 µs slots
+ * as cumulative histogram buckets; each kind with per-key series ends
+ * with its "other" series. Names, types and labels: docs/metrics.md.
+ * Pure: reads the totals, writes text. */
 #ifndef DBTRACE_RENDER_PROM_EXPOSITION_H
 #define DBTRACE_RENDER_PROM_EXPOSITION_H
 
 #include <stdio.h>
-#include "session/interval.h"
+#include "core/probe_report.h"
+#include "metrics/prom_totals.h"
 
-#define PROM_MAX_PROBES 8
-
-struct prom_probe {
-	char family[16];
-	char attach[24];               /* "" when the family did not attach */
-};
-
-struct prom_config {
-	int top_n;                     /* series of their own per kind */
+/* What the exposition says about the build, fixed at start. */
+struct prom_build {
 	const char *version;
-	struct prom_probe probes[PROM_MAX_PROBES];
+	const struct probe_report *probes;   /* n_probes: family and attach path */
 	int n_probes;
 };
 
@@ -32,16 +25,9 @@ struct prom_self {
 	double start_time_s;           /* since the Unix epoch */
 };
 
-struct prom_state;
-
-int prom_state_new(struct prom_state **out, const struct prom_config *cfg);
-void prom_state_free(struct prom_state *st);
-
-/* Adds one interval to the running sums. Returns 0 or -ENOMEM. */
-int prom_state_add(struct prom_state *st, const struct interval_view *iv);
-
 /* Writes the whole exposition. Returns 0 or -EIO. */
-int prom_render(const struct prom_state *st, const struct prom_self *self, FILE *f);
+int prom_render(const struct prom_totals *t, const struct prom_build *b, const struct prom_self *self,
+		FILE *f);
 
 /* Writes s as a label value: escaped as the format wants, and bytes that
  * are not valid UTF-8 (a comm cut in the middle of a character) as '?',

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include "model/cpu_model.h"
+#include "model/hist.h"
 
 #define NS 1000000000ull
 
@@ -100,6 +101,42 @@ static void test_softirq_shares_and_counts(void **state)
 	near(p->rows[0].softirq_total_pct, 0);
 }
 
+/* The wait99 column: one p99 over every vector's waits together, which
+ * is neither vector's own p99. */
+static void test_wait_p99_over_all_vectors(void **state)
+{
+	struct pair *p = *state;
+	struct cpu_row total;
+	__u64 merged[DBT_HIST_SLOTS] = { 0 };
+
+	p->b.cpu[1].sirq.wait_hist[DBT_SOFTIRQ_NET_RX][4] = 98;     /* [16, 32) us */
+	p->b.cpu[1].sirq.wait_hist[DBT_SOFTIRQ_TIMER][10] = 2;      /* [1024, 2048) us */
+	p->b.cpu[2].sirq.wait_hist[DBT_SOFTIRQ_TIMER][10] = 100;
+	cpu_rows_compute(&p->a, &p->b, p->rows);
+	assert_true(p->rows[1].wait_p99_us[DBT_SOFTIRQ_NET_RX] <= 32);
+	assert_true(p->rows[1].wait_all_p99_us >= 1024);
+	assert_true(p->rows[1].wait_all_p99_us <= 2048);
+	merged[4] = 98;
+	merged[10] = 2;
+	near(p->rows[1].wait_all_p99_us, hist_percentile(merged, DBT_HIST_SLOTS, 0.99));
+	/* no wait seen, or the CPU offline: not measured */
+	assert_true(isnan(p->rows[0].wait_all_p99_us));
+	p->b.cpu[3].stat.online = false;
+	cpu_rows_compute(&p->a, &p->b, p->rows);
+	assert_true(isnan(p->rows[3].wait_all_p99_us));
+	/* the "all" line: over every valid CPU's waits, 200 of them */
+	cpu_rows_total(p->rows, 4, &total);
+	merged[10] = 102;
+	near(total.wait_all_p99_us, hist_percentile(merged, DBT_HIST_SLOTS, 0.99));
+	assert_true(total.wait_all_p99_us >= 1024);
+	/* without the softirq family: not measured, total included */
+	p->b.have_sirq = false;
+	cpu_rows_compute(&p->a, &p->b, p->rows);
+	assert_true(isnan(p->rows[1].wait_all_p99_us));
+	cpu_rows_total(p->rows, 4, &total);
+	assert_true(isnan(total.wait_all_p99_us));
+}
+
 static void test_counter_reset(void **state)
 {
 	struct pair *p = *state;
@@ -185,6 +222,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_stat_shares, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_softirq_shares_and_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wait_p99_over_all_vectors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_counter_reset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_offline_and_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_total_sums_counts, setup, teardown),

@@ -224,6 +224,20 @@ static void test_counter_reset(void **state)
 	net_snapshot_free(&b);
 }
 
+static void test_dev_subject(void **state)
+{
+	struct net_dev_stats d = { .name = "veth0", .netns_name = "db" };
+	char buf[64];
+
+	net_dev_subject(&d, buf, sizeof(buf));
+	assert_string_equal(buf, "veth0");
+	d.foreign = true;
+	net_dev_subject(&d, buf, sizeof(buf));
+	assert_string_equal(buf, "veth0@db");
+	net_dev_subject(&d, buf, 6);                       /* cut, never overflows */
+	assert_string_equal(buf, "veth0");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_tx_queue_and_namespaces),
 		cmocka_unit_test(test_ports),
 		cmocka_unit_test(test_counter_reset),
+		cmocka_unit_test(test_dev_subject),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

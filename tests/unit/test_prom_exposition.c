@@ -1,7 +1,8 @@
-/* The Prometheus exposition: counters are the sums of what the intervals
- * measured and never go down, histograms are cumulative log2 buckets,
- * the number of series stays bounded by top_n whatever the host runs,
- * and label values are always valid, escaped UTF-8. */
+/* The Prometheus exposition of the running totals, read back as a scraper
+ * would: counters are the sums of what the intervals measured and never go
+ * down, histograms are cumulative log2 buckets, the number of series stays
+ * bounded by top_n whatever the host runs, and label values are always
+ * valid, escaped UTF-8. (The totals alone: test_prom_totals.c.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -68,6 +69,12 @@ static struct sched_class_stats *add_class(struct world *w, int pid, const char 
 
 /* --- reading the exposition back ------------------------------------- */
 
+static const struct probe_report probes[] = {
+	{ .family = "softirq", .attach = "tp_btf" },
+	{ .family = "net" },                       /* did not attach */
+};
+static const struct prom_build build = { .version = "9.9.9", .probes = probes, .n_probes = 2 };
+
 struct series {
 	char key[512];                 /* name{labels} */
 	double v;
@@ -79,14 +86,14 @@ struct scrape {
 	int families;
 };
 
-static void scrape(const struct prom_state *st, struct scrape *out, char **text)
+static void scrape(const struct prom_totals *st, struct scrape *out, char **text)
 {
 	struct prom_self self = { 1.5, 4096, 1700000000 };
 	size_t len;
 	FILE *f = open_memstream(text, &len);
 	char *line, *save = NULL, *copy;
 
-	assert_int_equal(prom_render(st, &self, f), 0);
+	assert_int_equal(prom_render(st, &build, &self, f), 0);
 	fclose(f);
 	memset(out, 0, sizeof(*out));
 	out->s = calloc(20000, sizeof(*out->s));
@@ -130,15 +137,11 @@ static bool near(double a, double b)
 	return fabs(a - b) <= 1e-9 + 1e-9 * fabs(b);
 }
 
-static struct prom_state *new_state(int top_n)
+static struct prom_totals *new_totals(int top_n)
 {
-	struct prom_config cfg = { .top_n = top_n, .version = "9.9.9", .n_probes = 2 };
-	struct prom_state *st;
+	struct prom_totals *st;
 
-	snprintf(cfg.probes[0].family, sizeof(cfg.probes[0].family), "softirq");
-	snprintf(cfg.probes[0].attach, sizeof(cfg.probes[0].attach), "tp_btf");
-	snprintf(cfg.probes[1].family, sizeof(cfg.probes[1].family), "net");
-	assert_int_equal(prom_state_new(&st, &cfg), 0);
+	assert_int_equal(prom_totals_new(&st, top_n), 0);
 	return st;
 }
 
@@ -146,7 +149,7 @@ static struct prom_state *new_state(int top_n)
 
 static void test_counters_are_sums(void **state)
 {
-	struct prom_state *st = new_state(20);
+	struct prom_totals *st = new_totals(20);
 	struct world w;
 	struct scrape s;
 	char *text;
@@ -165,7 +168,7 @@ static void test_counters_are_sums(void **state)
 		c->runq_hist[0] = 5;                               /* [0, 2) µs */
 		c->runq_hist[10] = 2;                              /* [1024, 2048) µs */
 		c->runq_hist[DBT_HIST_SLOTS - 1] = 1;              /* open above */
-		assert_int_equal(prom_state_add(st, &w.iv), 0);
+		assert_int_equal(prom_totals_add(st, &w.iv), 0);
 	}
 	scrape(st, &s, &text);
 	assert_true(near(value(&s, "dbtrace_softirq_seconds_total{cpu=\"1\",vector=\"net_rx\"}"), 0.3));
@@ -196,12 +199,12 @@ static void test_counters_are_sums(void **state)
 	assert_int_equal(count_prefix(&s, "dbtrace_class_cpu_seconds_total{pid=\"\""), 0);
 	free(s.s);
 	free(text);
-	prom_state_free(st);
+	prom_totals_free(st);
 }
 
 static void test_net_histograms(void **state)
 {
-	struct prom_state *st = new_state(20);
+	struct prom_totals *st = new_totals(20);
 	struct world w;
 	struct scrape s;
 	char *text;
@@ -220,7 +223,7 @@ static void test_net_histograms(void **state)
 	w.devs[0].txq_samples = 3;
 	w.devs[0].txq_hist[13] = 3;                    /* [8192, 16384) µs */
 	w.devs[0].tx_pps = NAN;
-	assert_int_equal(prom_state_add(st, &w.iv), 0);
+	assert_int_equal(prom_totals_add(st, &w.iv), 0);
 	scrape(st, &s, &text);
 	assert_true(value(&s, "dbtrace_port_response_seconds_bucket{port=\"3306\",role=\"server\",le=\"6.4e-05\"}") == 0);
 	assert_true(value(&s, "dbtrace_port_response_seconds_bucket{port=\"3306\",role=\"server\",le=\"0.000128\"}") == 10);
@@ -232,7 +235,7 @@ static void test_net_histograms(void **state)
 	assert_true(value(&s, "dbtrace_device_tx_queue_seconds_bucket{device=\"veth0\",netns=\"db\",le=\"0.008192\"}") == 0);
 	free(s.s);
 	free(text);
-	prom_state_free(st);
+	prom_totals_free(st);
 }
 
 /* Every series present in both scrapes: a counter, bucket, sum or count
@@ -259,7 +262,7 @@ static void assert_monotonic(const struct scrape *a, const struct scrape *b)
 
 static void test_bounded_cardinality(void **state)
 {
-	struct prom_state *st = new_state(2);
+	struct prom_totals *st = new_totals(2);
 	struct scrape s1, s2, s3;
 	char *t1, *t2, *t3;
 	struct world w;
@@ -270,7 +273,7 @@ static void test_bounded_cardinality(void **state)
 	add_class(&w, 2, "b", 0.5);
 	add_class(&w, 3, "c", 0.2);
 	add_class(&w, 4, "d", 0.1);
-	assert_int_equal(prom_state_add(st, &w.iv), 0);
+	assert_int_equal(prom_totals_add(st, &w.iv), 0);
 	scrape(st, &s1, &t1);
 	assert_int_equal(count_prefix(&s1, "dbtrace_class_cpu_seconds_total"), 3);
 	assert_true(near(value(&s1, "dbtrace_class_cpu_seconds_total{pid=\"1\",comm=\"a\",class=\"a\"}"), 0.9));
@@ -284,7 +287,7 @@ static void test_bounded_cardinality(void **state)
 	add_class(&w, 5, "e", 1.2);
 	add_class(&w, 1, "a", 0.9);
 	add_class(&w, 3, "c", 0.2);
-	assert_int_equal(prom_state_add(st, &w.iv), 0);
+	assert_int_equal(prom_totals_add(st, &w.iv), 0);
 	scrape(st, &s2, &t2);
 	assert_int_equal(count_prefix(&s2, "dbtrace_class_cpu_seconds_total"), 3);
 	assert_true(near(value(&s2, "dbtrace_class_cpu_seconds_total{pid=\"5\",comm=\"e\",class=\"e\"}"), 1.2));
@@ -299,7 +302,7 @@ static void test_bounded_cardinality(void **state)
 	 * where it stopped, never below what was exported before */
 	world_init(&w, 1);
 	add_class(&w, 2, "b", 5.0);
-	assert_int_equal(prom_state_add(st, &w.iv), 0);
+	assert_int_equal(prom_totals_add(st, &w.iv), 0);
 	scrape(st, &s1, &t1);
 	assert_true(near(value(&s1, "dbtrace_class_cpu_seconds_total{pid=\"2\",comm=\"b\",class=\"b\"}"), 5.5));
 	assert_true(isnan(value(&s1, "dbtrace_class_cpu_seconds_total{pid=\"1\",comm=\"a\",class=\"a\"}")));
@@ -307,7 +310,7 @@ static void test_bounded_cardinality(void **state)
 	/* and a, back in turn, resumes from 1.8 */
 	world_init(&w, 1);
 	add_class(&w, 1, "a", 9.0);
-	assert_int_equal(prom_state_add(st, &w.iv), 0);
+	assert_int_equal(prom_totals_add(st, &w.iv), 0);
 	free(s2.s);
 	free(t2);
 	scrape(st, &s2, &t2);
@@ -320,7 +323,7 @@ static void test_bounded_cardinality(void **state)
 		world_init(&w, 1);
 		for (int j = 0; j < 6; j++)
 			add_class(&w, 100 + (k * 7 + j) % 37, "churn", 0.01 * (1 + (k + j) % 9));
-		assert_int_equal(prom_state_add(st, &w.iv), 0);
+		assert_int_equal(prom_totals_add(st, &w.iv), 0);
 	}
 	scrape(st, &s3, &t3);
 	for (int i = 0; i < s3.n; i++) {
@@ -338,12 +341,12 @@ static void test_bounded_cardinality(void **state)
 	free(t1);
 	free(t2);
 	free(t3);
-	prom_state_free(st);
+	prom_totals_free(st);
 }
 
 static void test_findings_gauge(void **state)
 {
-	struct prom_state *st = new_state(2);
+	struct prom_totals *st = new_totals(2);
 	struct finding items[3] = { 0 };
 	struct world w;
 	struct scrape s;
@@ -361,7 +364,7 @@ static void test_findings_gauge(void **state)
 	snprintf(items[2].class_name, sizeof(items[2].class_name), "bond0");
 	w.findings.items = items;
 	w.findings.n = 3;
-	assert_int_equal(prom_state_add(st, &w.iv), 0);
+	assert_int_equal(prom_totals_add(st, &w.iv), 0);
 	scrape(st, &s, &text);
 	/* at most top_n, the worst kept */
 	assert_int_equal(count_prefix(&s, "dbtrace_finding{"), 2);
@@ -372,13 +375,13 @@ static void test_findings_gauge(void **state)
 
 	/* the next interval without findings: the gauge has no series */
 	w.findings.n = 0;
-	assert_int_equal(prom_state_add(st, &w.iv), 0);
+	assert_int_equal(prom_totals_add(st, &w.iv), 0);
 	scrape(st, &s, &text);
 	assert_int_equal(count_prefix(&s, "dbtrace_finding{"), 0);
 	assert_non_null(strstr(text, "# TYPE dbtrace_finding gauge\n"));
 	free(s.s);
 	free(text);
-	prom_state_free(st);
+	prom_totals_free(st);
 }
 
 static void test_label_values(void **state)
@@ -423,7 +426,7 @@ static void family_of(const char *key, const char *text, char *name, size_t len)
 
 static void test_every_family_typed_once(void **state)
 {
-	struct prom_state *st = new_state(20);
+	struct prom_totals *st = new_totals(20);
 	struct world w;
 	struct scrape s;
 	char *text;
@@ -432,7 +435,7 @@ static void test_every_family_typed_once(void **state)
 	add_class(&w, 1, "x\"y", 0.5);
 	w.ni.n_ports = 1;
 	w.ports[0].port = 5432;
-	assert_int_equal(prom_state_add(st, &w.iv), 0);
+	assert_int_equal(prom_totals_add(st, &w.iv), 0);
 	scrape(st, &s, &text);
 	for (int i = 0; i < s.n; i++) {
 		char name[256], want[300];
@@ -449,7 +452,7 @@ static void test_every_family_typed_once(void **state)
 	assert_non_null(strstr(text, "class=\"x\\\"y\""));
 	free(s.s);
 	free(text);
-	prom_state_free(st);
+	prom_totals_free(st);
 }
 
 int main(void)

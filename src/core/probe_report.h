@@ -1,0 +1,30 @@
+/* The probe record: which attach path a probe family took and what was
+ * refused on the way. The attach plan fills it, `dbtrace probes` prints
+ * it, a capture stores it and reads it back, the exporter labels
+ * dbtrace_probe_info with it: one type, so a family name or an attach
+ * path is never cut to different lengths on the way. Pure: data only. */
+#ifndef DBTRACE_CORE_PROBE_REPORT_H
+#define DBTRACE_CORE_PROBE_REPORT_H
+
+#include <stdbool.h>
+
+#define PROBE_FAMILY_MAX 16            /* "softirq", "sched", "clock", "net" */
+#define PROBE_PATH_MAX 24              /* "tp_btf", "perf_event+tp_btf", ... */
+#define PROBE_ERROR_MAX 160
+#define PROBE_MAX_REJECTED 6
+
+struct probe_rejection {
+	char path[PROBE_PATH_MAX];
+	char error[PROBE_ERROR_MAX];   /* "load: Operation not permitted" */
+};
+
+struct probe_report {
+	char family[PROBE_FAMILY_MAX];
+	bool disabled;                 /* left out with --families: not tried */
+	char attach[PROBE_PATH_MAX];   /* the winning path, "" when none */
+	int n_programs;                /* programs attached */
+	int n_rejected;
+	struct probe_rejection rejected[PROBE_MAX_REJECTED];
+};
+
+#endif

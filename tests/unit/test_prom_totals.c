@@ -1,0 +1,371 @@
+/* The exporter's running totals, read without any rendering: counters are
+ * the sums of what the intervals measured and never go down, at most
+ * top_n keys per kind keep totals of their own and the rest is folded
+ * into "other", a displaced key gets its totals back when it returns,
+ * and the findings are the latest interval's worst. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "metrics/prom_totals.h"
+
+struct world {
+	struct cpu_row rows[3], total;
+	struct sched_proc_stats procs[8];
+	struct sched_class_stats classes[8];
+	struct sched_interval si;
+	struct net_port_stats ports[4];
+	struct net_dev_stats devs[4];
+	struct net_interval ni;
+	struct finding items[4];
+	struct finding_list findings;
+	struct interval_view iv;
+};
+
+/* Two online CPUs with softirq numbers, no load. */
+static void world_init(struct world *w, double dt)
+{
+	memset(w, 0, sizeof(*w));
+	for (int c = 0; c < 2; c++) {
+		w->rows[c].cpu = c;
+		w->rows[c].valid = true;
+		w->rows[c].have_sirq = true;
+	}
+	w->si.dt_s = dt;
+	w->si.procs = w->procs;
+	w->ni.dt_s = dt;
+	w->ni.ports = w->ports;
+	w->ni.devs = w->devs;
+	w->findings.items = w->items;
+	w->iv.dt_s = dt;
+	w->iv.ncpus = 2;
+	w->iv.rows = w->rows;
+	w->iv.total = &w->total;
+	w->iv.sched = &w->si;
+	w->iv.net = &w->ni;
+	w->iv.findings = &w->findings;
+}
+
+/* One process with one class of the same name. */
+static struct sched_class_stats *add_class(struct world *w, int pid, const char *comm, double oncpu_s)
+{
+	int i = w->si.n_procs++;
+	struct sched_proc_stats *p = &w->procs[i];
+	struct sched_class_stats *c = &w->classes[i];
+
+	p->pid = pid;
+	snprintf(p->comm, sizeof(p->comm), "%s", comm);
+	snprintf(c->name, sizeof(c->name), "%s", comm);
+	c->threads = 1;
+	c->oncpu_ns = (uint64_t)(oncpu_s * 1e9);
+	p->classes = c;
+	p->n_classes = 1;
+	return c;
+}
+
+static struct net_port_stats *add_port(struct world *w, uint16_t port, uint64_t requests)
+{
+	struct net_port_stats *p = &w->ports[w->ni.n_ports++];
+
+	p->port = port;
+	p->role = DBT_NET_SERVER;
+	p->requests = requests;
+	p->resp_hist[6] = requests;    /* [64, 128) µs */
+	return p;
+}
+
+static void add_finding(struct world *w, const char *id, enum finding_severity sev)
+{
+	struct finding *f = &w->items[w->findings.n++];
+
+	snprintf(f->id, sizeof(f->id), "%s", id);
+	f->severity = sev;
+}
+
+/* The kept class with this pid, NULL when it has no totals of its own. */
+static const struct prom_class_total *class_of(const struct prom_totals *t, int pid)
+{
+	for (int i = 0; i < prom_totals_limit(t); i++) {
+		const struct prom_class_total *c = prom_totals_class(t, i);
+
+		if (c && c->pid == pid)
+			return c;
+	}
+	return NULL;
+}
+
+static const struct prom_class_total *other_class(const struct prom_totals *t)
+{
+	return prom_totals_class(t, prom_totals_limit(t));
+}
+
+static int kept_classes(const struct prom_totals *t)
+{
+	int n = 0;
+
+	for (int i = 0; i < prom_totals_limit(t); i++)
+		n += prom_totals_class(t, i) != NULL;
+	return n;
+}
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 + 1e-9 * fabs(b);
+}
+
+static void test_counters_are_sums(void **state)
+{
+	struct prom_totals *t;
+	const struct prom_class_total *c;
+	const struct prom_cpu_total *cpu;
+	struct world w;
+
+	assert_int_equal(prom_totals_new(&t, 20), 0);
+	for (int k = 0; k < 2; k++) {
+		struct sched_class_stats *sc;
+
+		world_init(&w, k ? 0.5 : 1.0);
+		w.rows[1].softirq_pct[DBT_SOFTIRQ_NET_RX] = 20;    /* 0.2 s, then 0.1 s */
+		w.rows[1].hardirq_pct = 2;
+		w.rows[0].softirq_pct[DBT_SOFTIRQ_TIMER] = NAN;    /* not measured: adds nothing */
+		sc = add_class(&w, 42, "mysqld", 0.75);
+		sc->vol = 100;
+		sc->invol = 7;
+		sc->threads = 3 + k;
+		sc->runq_ns = 3000000;
+		sc->runq_hist[0] = 5;
+		sc->runq_hist[DBT_HIST_SLOTS - 1] = 1;
+		add_port(&w, 3306, 10);
+		w.iv.lost_events = 5 + (uint64_t)k;
+		assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	}
+	assert_int_equal(prom_totals_ncpus(t), 2);
+	cpu = prom_totals_cpu(t, 1);
+	assert_non_null(cpu);
+	assert_true(near(cpu->softirq_s[DBT_SOFTIRQ_NET_RX], 0.3));
+	assert_true(near(cpu->hardirq_s, 0.03));
+	assert_true(near(prom_totals_cpu(t, 0)->softirq_s[DBT_SOFTIRQ_TIMER], 0));
+
+	c = class_of(t, 42);
+	assert_non_null(c);
+	assert_string_equal(c->comm, "mysqld");
+	assert_true(near(c->oncpu_s, 1.5));
+	assert_true(c->vol == 200 && c->invol == 14);
+	assert_int_equal(c->threads, 4);                   /* a gauge: the latest */
+	assert_true(c->runq.slots[0] == 10 && c->runq.slots[DBT_HIST_SLOTS - 1] == 2);
+	assert_true(near(c->runq.sum_s, 0.006));           /* measured, not estimated */
+	/* no sum from the kernel: 96 µs, the slot's midpoint, per response */
+	assert_non_null(prom_totals_port(t, 0));
+	assert_true(prom_totals_port(t, 0)->resp.slots[6] == 20);
+	assert_true(near(prom_totals_port(t, 0)->resp.sum_s, 20 * 96e-6));
+	/* everything fitted: nothing in "other" */
+	assert_null(other_class(t));
+	assert_null(prom_totals_port(t, prom_totals_limit(t)));
+	assert_null(prom_totals_dev(t, prom_totals_limit(t)));
+
+	assert_true(prom_totals_run(t)->intervals == 2);
+	assert_true(prom_totals_run(t)->interval_s == 0.5);
+	assert_true(prom_totals_run(t)->lost_events == 6);
+	prom_totals_free(t);
+}
+
+static void test_cpus_not_measured_have_no_totals(void **state)
+{
+	struct prom_totals *t;
+	struct world w;
+
+	assert_int_equal(prom_totals_new(&t, 4), 0);
+	world_init(&w, 1);
+	w.rows[0].have_sirq = false;
+	w.rows[1].valid = false;
+	w.rows[2] = w.rows[1];
+	w.rows[2].cpu = 5;                                 /* past ncpus: room is made */
+	w.rows[2].valid = true;
+	w.rows[2].softirq_pct[DBT_SOFTIRQ_NET_TX] = 50;
+	w.iv.ncpus = 3;
+	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(prom_totals_ncpus(t), 6);
+	assert_null(prom_totals_cpu(t, 0));
+	assert_null(prom_totals_cpu(t, 1));
+	assert_null(prom_totals_cpu(t, 4));
+	assert_null(prom_totals_cpu(t, 6));
+	assert_null(prom_totals_cpu(t, -1));
+	assert_true(near(prom_totals_cpu(t, 5)->softirq_s[DBT_SOFTIRQ_NET_TX], 0.5));
+	prom_totals_free(t);
+}
+
+static void test_top_n_folds_into_other(void **state)
+{
+	struct prom_totals *t;
+	struct world w;
+
+	assert_int_equal(prom_totals_new(&t, 2), 0);
+	assert_int_equal(prom_totals_limit(t), 2);
+	/* four busy classes, room for two: the first two, the rest summed */
+	world_init(&w, 1);
+	add_class(&w, 1, "a", 0.9);
+	add_class(&w, 2, "b", 0.5);
+	add_class(&w, 3, "c", 0.2)->vol = 10;
+	add_class(&w, 4, "d", 0.1)->vol = 5;
+	for (int p = 0; p < 4; p++)
+		add_port(&w, (uint16_t)(5000 + p), 100);
+	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(kept_classes(t), 2);
+	assert_true(near(class_of(t, 1)->oncpu_s, 0.9));
+	assert_true(near(class_of(t, 2)->oncpu_s, 0.5));
+	assert_null(class_of(t, 3));
+	assert_non_null(other_class(t));
+	assert_true(near(other_class(t)->oncpu_s, 0.3));
+	assert_true(other_class(t)->vol == 15);
+	assert_int_equal(other_class(t)->threads, 2);
+	/* ports the same way: two of their own, two in "other" */
+	assert_non_null(prom_totals_port(t, 0));
+	assert_non_null(prom_totals_port(t, 1));
+	assert_true(prom_totals_port(t, 2)->resp.slots[6] == 200);
+	assert_null(prom_totals_port(t, 3));               /* past "other" */
+
+	/* b goes quiet and a much busier e arrives: e takes b's slot; c,
+	 * not twice as busy as the weakest kept, stays in "other" */
+	world_init(&w, 1);
+	add_class(&w, 5, "e", 1.2);
+	add_class(&w, 1, "a", 0.9);
+	add_class(&w, 3, "c", 0.2);
+	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(kept_classes(t), 2);
+	assert_true(near(class_of(t, 5)->oncpu_s, 1.2));
+	assert_null(class_of(t, 2));
+	assert_true(near(class_of(t, 1)->oncpu_s, 1.8));
+	assert_true(near(other_class(t)->oncpu_s, 0.5));
+	assert_int_equal(other_class(t)->threads, 1);      /* the latest interval's */
+	prom_totals_free(t);
+}
+
+/* Records each kept key's and "other"'s on-CPU total (other as pid 0)
+ * and fails when one is lower than the last time it was seen. */
+static void assert_never_lower(const struct prom_totals *t, double *last, int n_last)
+{
+	for (int i = 0; i <= prom_totals_limit(t); i++) {
+		const struct prom_class_total *c = prom_totals_class(t, i);
+		int pid;
+
+		if (!c)
+			continue;
+		pid = i == prom_totals_limit(t) ? 0 : c->pid;
+		assert_true(pid < n_last);
+		if (c->oncpu_s < last[pid])
+			fail_msg("pid %d went down: %g -> %g", pid, last[pid], c->oncpu_s);
+		last[pid] = c->oncpu_s;
+	}
+}
+
+static void test_displaced_keys_resume(void **state)
+{
+	struct prom_totals *t;
+	double last[200] = { 0 };      /* by pid: the total seen last */
+	struct world w;
+
+	assert_int_equal(prom_totals_new(&t, 2), 0);
+	world_init(&w, 1);
+	add_class(&w, 1, "a", 0.9);
+	add_class(&w, 2, "b", 0.5);
+	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	world_init(&w, 1);
+	add_class(&w, 3, "c", 4.0);                        /* displaces b */
+	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_null(class_of(t, 2));
+	/* b comes back much busier: it displaces a and resumes from 0.5 */
+	world_init(&w, 1);
+	add_class(&w, 2, "b", 50.0);
+	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_true(near(class_of(t, 2)->oncpu_s, 50.5));
+	assert_null(class_of(t, 1));
+	/* and a, back in turn, resumes from 0.9 */
+	world_init(&w, 1);
+	add_class(&w, 1, "a", 500.0);
+	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_true(near(class_of(t, 1)->oncpu_s, 500.9));
+
+	/* a hundred intervals of churn among 12 keys, fewer than the slots
+	 * and the keys kept aside together: never more than top_n kept, and
+	 * no key's total, nor "other"'s, ever lower than before */
+	assert_never_lower(t, last, 200);
+	for (int k = 0; k < 100; k++) {
+		world_init(&w, 1);
+		for (int j = 0; j < 6; j++)
+			add_class(&w, 100 + (k * 7 + j) % 12, "churn", 0.01 * (1 + (k + j) % 9));
+		assert_int_equal(prom_totals_add(t, &w.iv), 0);
+		assert_true(kept_classes(t) <= 2);
+		assert_never_lower(t, last, 200);
+	}
+	assert_true(other_class(t)->oncpu_s > 0);
+	prom_totals_free(t);
+}
+
+static void test_findings_are_the_latest_worst(void **state)
+{
+	struct prom_totals *t;
+	struct world w;
+
+	assert_int_equal(prom_totals_new(&t, 2), 0);
+	world_init(&w, 1);
+	add_finding(&w, "softirq_on_db_cores", SEV_INFO);
+	add_finding(&w, "oversubscription", SEV_WARNING);
+	add_finding(&w, "tx_queueing", SEV_CRITICAL);
+	add_finding(&w, "link_saturated", SEV_WARNING);
+	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(prom_totals_n_findings(t), 2);
+	assert_string_equal(prom_totals_finding(t, 0)->id, "tx_queueing");
+	/* as bad as the last one kept: the one kept first stays */
+	assert_string_equal(prom_totals_finding(t, 1)->id, "oversubscription");
+	assert_null(prom_totals_finding(t, 2));
+
+	/* a gauge: an interval without findings (or without a list) clears them */
+	w.findings.n = 0;
+	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(prom_totals_n_findings(t), 0);
+	w.iv.findings = NULL;
+	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(prom_totals_n_findings(t), 0);
+	prom_totals_free(t);
+}
+
+static void test_families_off_add_nothing(void **state)
+{
+	struct prom_totals *t;
+	struct world w;
+
+	/* top_n 0 is taken as 1 */
+	assert_int_equal(prom_totals_new(&t, 0), 0);
+	assert_int_equal(prom_totals_limit(t), 1);
+	world_init(&w, 1);
+	add_class(&w, 1, "a", 1);
+	add_port(&w, 80, 1);
+	w.iv.sched = NULL;
+	w.iv.net = NULL;
+	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_null(prom_totals_class(t, 0));
+	assert_null(other_class(t));
+	assert_null(prom_totals_port(t, 0));
+	assert_null(prom_totals_dev(t, 0));
+	assert_null(prom_totals_class(t, -1));
+	assert_true(prom_totals_run(t)->intervals == 1);
+	prom_totals_free(t);
+	prom_totals_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counters_are_sums),
+		cmocka_unit_test(test_cpus_not_measured_have_no_totals),
+		cmocka_unit_test(test_top_n_folds_into_other),
+		cmocka_unit_test(test_displaced_keys_resume),
+		cmocka_unit_test(test_findings_are_the_latest_worst),
+		cmocka_unit_test(test_families_off_add_nothing),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
