@@ -3,6 +3,7 @@
 #include "core/bpf_percpu.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
+#include "core/vec.h"
 #include "sysinfo/netns.h"
 #include "net.skel.h"
 
@@ -255,15 +256,8 @@ static struct net_ns_ref *ns_ref(struct net_collector *c, uint32_t inum)
 	for (int i = 0; i < c->n_ns; i++)
 		if (c->ns[i].inum == inum)
 			return &c->ns[i];
-	if (c->n_ns == c->cap_ns) {
-		int cap = c->cap_ns ? c->cap_ns * 2 : 8;
-		struct net_ns_ref *p = realloc(c->ns, sizeof(*p) * (size_t)cap);
-
-		if (!p)
-			return NULL;
-		c->ns = p;
-		c->cap_ns = cap;
-	}
+	if (VEC_RESERVE(c->ns, c->cap_ns, (size_t)c->n_ns + 1))
+		return NULL;
 	r = &c->ns[c->n_ns++];
 	memset(r, 0, sizeof(*r));
 	r->inum = inum;

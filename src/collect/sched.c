@@ -3,6 +3,7 @@
 #include "core/bpf_percpu.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
+#include "core/vec.h"
 #include "dbtrace/softirq.h"
 #include "sysinfo/procfile.h"
 #include "sched.skel.h"
@@ -130,15 +131,10 @@ struct take_ctx {
 
 static int add_rec(struct sched_collector *c, uint32_t tid, const struct dbt_sched_ival *iv)
 {
-	if (c->n_recs == c->recs_cap) {
-		int cap = c->recs_cap ? c->recs_cap * 2 : 256;
-		struct sched_ival_rec *r = realloc(c->recs, sizeof(*r) * (size_t)cap);
+	int err = VEC_RESERVE(c->recs, c->recs_cap, (size_t)c->n_recs + 1);
 
-		if (!r)
-			return -ENOMEM;
-		c->recs = r;
-		c->recs_cap = cap;
-	}
+	if (err)
+		return err;
 	c->recs[c->n_recs].tid = tid;
 	c->recs[c->n_recs].iv = *iv;
 	c->n_recs++;
@@ -231,14 +227,10 @@ static int take_stored(struct sched_collector *c, struct sched_snapshot *snap)
  * without one did not leave a CPU in it. */
 static int place_recs(struct sched_collector *c, struct sched_snapshot *snap)
 {
-	if (snap->n > c->ival_cap) {
-		struct dbt_sched_ival *iv = realloc(c->ival, sizeof(*iv) * (size_t)snap->n);
+	int err = VEC_RESERVE(c->ival, c->ival_cap, (size_t)snap->n);
 
-		if (!iv)
-			return -ENOMEM;
-		c->ival = iv;
-		c->ival_cap = snap->n;
-	}
+	if (err)
+		return err;
 	if (snap->n)
 		memset(c->ival, 0, sizeof(*c->ival) * (size_t)snap->n);
 	for (int r = 0; r < c->n_recs; r++) {
@@ -253,15 +245,8 @@ static int place_recs(struct sched_collector *c, struct sched_snapshot *snap)
 
 static void add_exited(struct sched_collector *c, uint32_t tid)
 {
-	if (c->n_exited == c->exited_cap) {
-		uint32_t cap = c->exited_cap ? c->exited_cap * 2 : 256;
-		uint32_t *e = realloc(c->exited, sizeof(*e) * cap);
-
-		if (!e)
-			return;   /* it stays until the LRU drops it: counted then */
-		c->exited = e;
-		c->exited_cap = cap;
-	}
+	if (VEC_RESERVE(c->exited, c->exited_cap, (size_t)c->n_exited + 1))
+		return;   /* it stays until the LRU drops it: counted then */
 	c->exited[c->n_exited++] = tid;
 }
 
