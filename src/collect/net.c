@@ -1,6 +1,7 @@
 #include "collect/net.h"
 #include "core/bpf_batch.h"
 #include "core/bpf_percpu.h"
+#include "core/bpf_plan_skel.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
 #include "core/vec.h"
@@ -22,26 +23,7 @@ static const struct plan_variant variants[] = {
 	{ "raw_tp", "_raw" },
 };
 
-static int skel_open(void **skel, struct bpf_object **obj)
-{
-	struct net_bpf *s = net_bpf__open();
-
-	if (!s)
-		return errno ? -errno : -EINVAL;
-	*skel = s;
-	*obj = s->obj;
-	return 0;
-}
-
-static int skel_load(void *skel)
-{
-	return net_bpf__load(skel);
-}
-
-static void skel_destroy(void *skel)
-{
-	net_bpf__destroy(skel);
-}
+PLAN_SKEL(net)
 
 /* Only raw_tp keeps socket state in the LRU hash (the typed variants use
  * socket-local storage): the others get a one-entry map instead of a
@@ -59,9 +41,7 @@ static const struct plan_family family = {
 	.name = "net",
 	.variants = variants,
 	.n_variants = sizeof(variants) / sizeof(variants[0]),
-	.open = skel_open,
-	.load = skel_load,
-	.destroy = skel_destroy,
+	PLAN_SKEL_OPS(net),
 	.prepare = skel_prepare,
 };
 
