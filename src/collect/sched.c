@@ -1,6 +1,7 @@
 #include "collect/sched.h"
 #include "core/bpf_batch.h"
 #include "core/bpf_percpu.h"
+#include "core/bpf_plan_skel.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
 #include "core/vec.h"
@@ -20,30 +21,15 @@ static const struct plan_variant variants[] = {
 	{ "raw_tp", "_raw" },
 };
 
-static int skel_open(void **skel, struct bpf_object **obj)
+/* Threads born from now on count from zero (bpf/sched.bpf.c): stamped
+ * at the load itself, the last moment rodata can change. */
+static int stamp_load_time(struct sched_bpf *s)
 {
-	struct sched_bpf *s = sched_bpf__open();
-
-	if (!s)
-		return errno ? -errno : -EINVAL;
-	*skel = s;
-	*obj = s->obj;
+	s->rodata->loaded_ns = mono_ns();
 	return 0;
 }
 
-static int skel_load(void *skel)
-{
-	struct sched_bpf *s = skel;
-
-	/* threads born from now on count from zero (bpf/sched.bpf.c) */
-	s->rodata->loaded_ns = mono_ns();
-	return sched_bpf__load(skel);
-}
-
-static void skel_destroy(void *skel)
-{
-	sched_bpf__destroy(skel);
-}
+PLAN_SKEL_HOOKED(sched, plan_skel_no_hook, stamp_load_time)
 
 /* Softirq time reaches threads through the softirq family's per-CPU
  * sirq_pending map (bpf/sirq_pending.bpf.h): this object uses that map
@@ -70,9 +56,7 @@ static const struct plan_family family = {
 	.name = "sched",
 	.variants = variants,
 	.n_variants = sizeof(variants) / sizeof(variants[0]),
-	.open = skel_open,
-	.load = skel_load,
-	.destroy = skel_destroy,
+	PLAN_SKEL_OPS(sched),
 	.prepare = skel_prepare,
 };
 
