@@ -1,4 +1,5 @@
 #include "capture/capture_diff.h"
+#include "core/vec.h"
 #include "model/softirq_vec.h"
 
 #include <errno.h>
@@ -28,7 +29,8 @@ struct pair {
 
 struct pairs {
 	struct pair *p;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 const char *cdiff_dir_name(enum cdiff_dir dir)
@@ -46,15 +48,8 @@ static struct cdiff_row *new_row(struct capture_diff *d, enum cdiff_section_id i
 	struct cdiff_section *s = &d->sec[id];
 	struct cdiff_row *r;
 
-	if (s->n == s->cap) {
-		int cap = s->cap ? s->cap * 2 : 32;
-		struct cdiff_row *rows = realloc(s->rows, sizeof(*rows) * (size_t)cap);
-
-		if (!rows)
-			return NULL;
-		s->rows = rows;
-		s->cap = cap;
-	}
+	if (VEC_RESERVE(s->rows, s->cap, (size_t)s->n + 1))
+		return NULL;
 	r = &s->rows[s->n++];
 	memset(r, 0, sizeof(*r));
 	snprintf(r->key, sizeof(r->key), "%s", key);
@@ -129,15 +124,10 @@ static int pairs_add(struct pairs *ps, const char *key, const void *item, bool a
 		if (!strcmp(ps->p[i].key, key))
 			p = &ps->p[i];
 	if (!p) {
-		if (ps->n == ps->cap) {
-			int cap = ps->cap ? ps->cap * 2 : 64;
-			struct pair *np = realloc(ps->p, sizeof(*np) * (size_t)cap);
+		int err = VEC_RESERVE(ps->p, ps->cap, (size_t)ps->n + 1);
 
-			if (!np)
-				return -ENOMEM;
-			ps->p = np;
-			ps->cap = cap;
-		}
+		if (err)
+			return err;
 		p = &ps->p[ps->n++];
 		memset(p, 0, sizeof(*p));
 		snprintf(p->key, sizeof(p->key), "%s", key);

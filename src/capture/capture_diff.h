@@ -52,7 +52,8 @@ struct cdiff_section {
 	const char *title;             /* for a person */
 	bool in_before, in_after;      /* the capture had the section */
 	struct cdiff_row *rows;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 struct capture_diff {

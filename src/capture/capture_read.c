@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "capture/capture_read.h"
 #include "capture/capture_write.h"
+#include "core/vec.h"
 #include "sysinfo/cpuset.h"
 #include "model/softirq_vec.h"
 
@@ -156,21 +157,15 @@ static int read_cpus(json_object *a, struct capture *cap)
 	return 0;
 }
 
-static int add_interval(struct capture *cap, int *cap_len, json_object *o)
+static int add_interval(struct capture *cap, size_t *cap_len, json_object *o)
 {
 	json_object *a = jarray(o, "cpus");
 	size_t n = a ? json_object_array_length(a) : 0;
 	struct capture_ival *iv;
+	int err = VEC_RESERVE(cap->intervals, *cap_len, (size_t)cap->n_intervals + 1);
 
-	if (cap->n_intervals == *cap_len) {
-		int want = *cap_len ? *cap_len * 2 : 64;
-		struct capture_ival *p = realloc(cap->intervals, sizeof(*p) * (size_t)want);
-
-		if (!p)
-			return -ENOMEM;
-		cap->intervals = p;
-		*cap_len = want;
-	}
+	if (err)
+		return err;
 	iv = &cap->intervals[cap->n_intervals];
 	memset(iv, 0, sizeof(*iv));
 	iv->t = jnum(o, "t");
@@ -508,7 +503,8 @@ static int expect(struct reader *r, char c)
 
 static int read_intervals(struct reader *r, struct capture *cap)
 {
-	int cap_len = 0, err = expect(r, '[');
+	size_t cap_len = 0;
+	int err = expect(r, '[');
 
 	skip_ws(r);
 	if (!err && r->pos < r->len && r->buf[r->pos] == ']') {

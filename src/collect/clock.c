@@ -2,6 +2,7 @@
 #include "core/bpf_batch.h"
 #include "core/bpf_percpu.h"
 #include "core/bpf_perf.h"
+#include "core/bpf_plan_skel.h"
 #include "core/tracefs.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
@@ -29,16 +30,17 @@ static const struct plan_variant variants[] = {
 	{ "perf_event+raw_tp", "_raw" },
 };
 
-/* The skeleton and the per-CPU perf links it feeds: destroyed together,
- * since the plan's destroy callback sees only this pointer. */
+/* The skeleton and the per-CPU perf links it feeds (more than the
+ * plan's link list holds): the plan's handle, destroyed together. */
 struct clock_skel {
 	struct clock_bpf *bpf;
 	struct perf_cpu_links perf;
 };
 
 /* The running kernel's constants for the programs: vDSO function ranges
- * and this architecture's clock syscall numbers. */
-static void set_rodata(struct clock_bpf *s)
+ * and this architecture's clock syscall numbers. Always 0: without a
+ * vDSO the programs still load. */
+static int set_rodata(struct clock_bpf *s)
 {
 	static const long nr[DBT_CLOCK_SYS_N] = {
 		[DBT_CLOCK_SYS_CLOCK_GETTIME] = SYS_clock_gettime,
@@ -57,44 +59,21 @@ static void set_rodata(struct clock_bpf *s)
 	for (int k = 0; k < DBT_CLOCK_SYS_N; k++)
 		s->rodata->sys_nr[k] = nr[k];
 	if (vdso_self(&syms, &len))
-		return;   /* no vDSO: every sample counts as elsewhere */
+		return 0;   /* no vDSO: every sample counts as elsewhere */
 	clock_fn_table_build(&syms, len, &t);
 	s->rodata->vdso_text_len = t.text_len;
 	memcpy((void *)s->rodata->vdso_fns, t.range, sizeof(t.range));
-}
-
-static int skel_open(void **skel, struct bpf_object **obj)
-{
-	struct clock_skel *w = calloc(1, sizeof(*w));
-
-	if (!w)
-		return -ENOMEM;
-	w->bpf = clock_bpf__open();
-	if (!w->bpf) {
-		int err = errno ? -errno : -EINVAL;
-
-		free(w);
-		return err;
-	}
-	set_rodata(w->bpf);
-	*skel = w;
-	*obj = w->bpf->obj;
 	return 0;
 }
 
-static int skel_load(void *skel)
+/* The per-CPU samplers: detached before the skeleton unloads the
+ * program they run. */
+static void release_perf(struct clock_skel *w)
 {
-	return clock_bpf__load(((struct clock_skel *)skel)->bpf);
-}
-
-static void skel_destroy(void *skel)
-{
-	struct clock_skel *w = skel;
-
 	perf_detach_cpus(&w->perf);
-	clock_bpf__destroy(w->bpf);
-	free(w);
 }
+
+PLAN_SKEL_BOXED(clock, struct clock_skel, set_rodata, plan_skel_no_hook, release_perf)
 
 static int attach_one(struct plan_handle *h, struct bpf_program *prog, char *stage, size_t stagelen)
 {
@@ -154,9 +133,7 @@ static const struct plan_family family = {
 	.name = "clock",
 	.variants = variants,
 	.n_variants = sizeof(variants) / sizeof(variants[0]),
-	.open = skel_open,
-	.load = skel_load,
-	.destroy = skel_destroy,
+	PLAN_SKEL_OPS(clock),
 	.attach = skel_attach,
 };
 

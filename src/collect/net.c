@@ -1,8 +1,10 @@
 #include "collect/net.h"
 #include "core/bpf_batch.h"
 #include "core/bpf_percpu.h"
+#include "core/bpf_plan_skel.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
+#include "core/vec.h"
 #include "sysinfo/netns.h"
 #include "net.skel.h"
 
@@ -21,26 +23,7 @@ static const struct plan_variant variants[] = {
 	{ "raw_tp", "_raw" },
 };
 
-static int skel_open(void **skel, struct bpf_object **obj)
-{
-	struct net_bpf *s = net_bpf__open();
-
-	if (!s)
-		return errno ? -errno : -EINVAL;
-	*skel = s;
-	*obj = s->obj;
-	return 0;
-}
-
-static int skel_load(void *skel)
-{
-	return net_bpf__load(skel);
-}
-
-static void skel_destroy(void *skel)
-{
-	net_bpf__destroy(skel);
-}
+PLAN_SKEL(net)
 
 /* Only raw_tp keeps socket state in the LRU hash (the typed variants use
  * socket-local storage): the others get a one-entry map instead of a
@@ -58,9 +41,7 @@ static const struct plan_family family = {
 	.name = "net",
 	.variants = variants,
 	.n_variants = sizeof(variants) / sizeof(variants[0]),
-	.open = skel_open,
-	.load = skel_load,
-	.destroy = skel_destroy,
+	PLAN_SKEL_OPS(net),
 	.prepare = skel_prepare,
 };
 
@@ -255,15 +236,8 @@ static struct net_ns_ref *ns_ref(struct net_collector *c, uint32_t inum)
 	for (int i = 0; i < c->n_ns; i++)
 		if (c->ns[i].inum == inum)
 			return &c->ns[i];
-	if (c->n_ns == c->cap_ns) {
-		int cap = c->cap_ns ? c->cap_ns * 2 : 8;
-		struct net_ns_ref *p = realloc(c->ns, sizeof(*p) * (size_t)cap);
-
-		if (!p)
-			return NULL;
-		c->ns = p;
-		c->cap_ns = cap;
-	}
+	if (VEC_RESERVE(c->ns, c->cap_ns, (size_t)c->n_ns + 1))
+		return NULL;
 	r = &c->ns[c->n_ns++];
 	memset(r, 0, sizeof(*r));
 	r->inum = inum;

@@ -34,7 +34,8 @@ struct net_collector {
 	struct netdev_counters *links; /* NET_MAX_LINKS */
 	struct qdisc_table qdiscs;
 	struct net_ns_ref *ns;
-	int n_ns, cap_ns;
+	int n_ns;
+	size_t cap_ns;
 	uint64_t failed;               /* map-full losses at the last read */
 };
 

@@ -1,8 +1,10 @@
 #include "collect/sched.h"
 #include "core/bpf_batch.h"
 #include "core/bpf_percpu.h"
+#include "core/bpf_plan_skel.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
+#include "core/vec.h"
 #include "dbtrace/softirq.h"
 #include "sysinfo/procfile.h"
 #include "sched.skel.h"
@@ -19,30 +21,15 @@ static const struct plan_variant variants[] = {
 	{ "raw_tp", "_raw" },
 };
 
-static int skel_open(void **skel, struct bpf_object **obj)
+/* Threads born from now on count from zero (bpf/sched.bpf.c): stamped
+ * at the load itself, the last moment rodata can change. */
+static int stamp_load_time(struct sched_bpf *s)
 {
-	struct sched_bpf *s = sched_bpf__open();
-
-	if (!s)
-		return errno ? -errno : -EINVAL;
-	*skel = s;
-	*obj = s->obj;
+	s->rodata->loaded_ns = mono_ns();
 	return 0;
 }
 
-static int skel_load(void *skel)
-{
-	struct sched_bpf *s = skel;
-
-	/* threads born from now on count from zero (bpf/sched.bpf.c) */
-	s->rodata->loaded_ns = mono_ns();
-	return sched_bpf__load(skel);
-}
-
-static void skel_destroy(void *skel)
-{
-	sched_bpf__destroy(skel);
-}
+PLAN_SKEL_HOOKED(sched, plan_skel_no_hook, stamp_load_time)
 
 /* Softirq time reaches threads through the softirq family's per-CPU
  * sirq_pending map (bpf/sirq_pending.bpf.h): this object uses that map
@@ -69,9 +56,7 @@ static const struct plan_family family = {
 	.name = "sched",
 	.variants = variants,
 	.n_variants = sizeof(variants) / sizeof(variants[0]),
-	.open = skel_open,
-	.load = skel_load,
-	.destroy = skel_destroy,
+	PLAN_SKEL_OPS(sched),
 	.prepare = skel_prepare,
 };
 
@@ -130,15 +115,10 @@ struct take_ctx {
 
 static int add_rec(struct sched_collector *c, uint32_t tid, const struct dbt_sched_ival *iv)
 {
-	if (c->n_recs == c->recs_cap) {
-		int cap = c->recs_cap ? c->recs_cap * 2 : 256;
-		struct sched_ival_rec *r = realloc(c->recs, sizeof(*r) * (size_t)cap);
+	int err = VEC_RESERVE(c->recs, c->recs_cap, (size_t)c->n_recs + 1);
 
-		if (!r)
-			return -ENOMEM;
-		c->recs = r;
-		c->recs_cap = cap;
-	}
+	if (err)
+		return err;
 	c->recs[c->n_recs].tid = tid;
 	c->recs[c->n_recs].iv = *iv;
 	c->n_recs++;
@@ -231,14 +211,10 @@ static int take_stored(struct sched_collector *c, struct sched_snapshot *snap)
  * without one did not leave a CPU in it. */
 static int place_recs(struct sched_collector *c, struct sched_snapshot *snap)
 {
-	if (snap->n > c->ival_cap) {
-		struct dbt_sched_ival *iv = realloc(c->ival, sizeof(*iv) * (size_t)snap->n);
+	int err = VEC_RESERVE(c->ival, c->ival_cap, (size_t)snap->n);
 
-		if (!iv)
-			return -ENOMEM;
-		c->ival = iv;
-		c->ival_cap = snap->n;
-	}
+	if (err)
+		return err;
 	if (snap->n)
 		memset(c->ival, 0, sizeof(*c->ival) * (size_t)snap->n);
 	for (int r = 0; r < c->n_recs; r++) {
@@ -253,15 +229,8 @@ static int place_recs(struct sched_collector *c, struct sched_snapshot *snap)
 
 static void add_exited(struct sched_collector *c, uint32_t tid)
 {
-	if (c->n_exited == c->exited_cap) {
-		uint32_t cap = c->exited_cap ? c->exited_cap * 2 : 256;
-		uint32_t *e = realloc(c->exited, sizeof(*e) * cap);
-
-		if (!e)
-			return;   /* it stays until the LRU drops it: counted then */
-		c->exited = e;
-		c->exited_cap = cap;
-	}
+	if (VEC_RESERVE(c->exited, c->exited_cap, (size_t)c->n_exited + 1))
+		return;   /* it stays until the LRU drops it: counted then */
 	c->exited[c->n_exited++] = tid;
 }
 

@@ -25,16 +25,18 @@ struct sched_collector {
 	/* its per-thread records as met in the map, then placed parallel to
 	 * the newest snapshot */
 	struct sched_ival_rec { uint32_t tid; struct dbt_sched_ival iv; } *recs;
-	int n_recs, recs_cap;
+	int n_recs;
+	size_t recs_cap;
 	struct dbt_sched_ival *ival;
-	int ival_cap;
+	size_t ival_cap;
 	struct dbt_sched_cur *cur;     /* ncpus */
 	struct dbt_softirq_pending *pending;  /* ncpus */
 	struct dbt_sched_stats *stats; /* ncpus */
 	/* exited threads met in this read: their final records, deleted
 	 * once read (no switch-out updates them any more) */
 	uint32_t *exited;
-	uint32_t n_exited, exited_cap;
+	uint32_t n_exited;
+	size_t exited_cap;
 	uint64_t deleted;              /* entries removed by us, so far */
 };
 

@@ -1,5 +1,6 @@
 #include "collect/softirq.h"
 #include "core/bpf_percpu.h"
+#include "core/bpf_plan_skel.h"
 #include "softirq.skel.h"
 
 #include <errno.h>
@@ -11,34 +12,13 @@ static const struct plan_variant variants[] = {
 	{ "raw_tp", "_raw" },
 };
 
-static int skel_open(void **skel, struct bpf_object **obj)
-{
-	struct softirq_bpf *s = softirq_bpf__open();
-
-	if (!s)
-		return errno ? -errno : -EINVAL;
-	*skel = s;
-	*obj = s->obj;
-	return 0;
-}
-
-static int skel_load(void *skel)
-{
-	return softirq_bpf__load(skel);
-}
-
-static void skel_destroy(void *skel)
-{
-	softirq_bpf__destroy(skel);
-}
+PLAN_SKEL(softirq)
 
 static const struct plan_family family = {
 	.name = "softirq",
 	.variants = variants,
 	.n_variants = sizeof(variants) / sizeof(variants[0]),
-	.open = skel_open,
-	.load = skel_load,
-	.destroy = skel_destroy,
+	PLAN_SKEL_OPS(softirq),
 };
 
 int softirq_collector_open(struct softirq_collector *c, struct probe_report *rep)

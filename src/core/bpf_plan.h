@@ -23,7 +23,8 @@ struct plan_variant {
 
 struct plan_handle;
 
-/* A family: its variants and the glue to its bpftool skeleton. */
+/* A family: its variants and the glue to its bpftool skeleton (open,
+ * load and destroy come from core/bpf_plan_skel.h). */
 struct plan_family {
 	const char *name;
 	const struct plan_variant *variants;

@@ -1,4 +1,5 @@
 #include "findings/finding.h"
+#include "core/vec.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -51,6 +52,8 @@ void finding_text(struct finding *f, const char *key, const char *fmt, ...)
 
 int findings_merge(struct finding_list *l, const struct finding *f)
 {
+	int err;
+
 	for (int i = 0; i < l->n; i++) {
 		struct finding *g = &l->items[i];
 		int first = g->first_interval, last = g->last_interval;
@@ -62,15 +65,9 @@ int findings_merge(struct finding_list *l, const struct finding *f)
 		g->last_interval = last > f->last_interval ? last : f->last_interval;
 		return 0;
 	}
-	if (l->n == l->cap) {
-		int cap = l->cap ? l->cap * 2 : 8;
-		struct finding *items = realloc(l->items, sizeof(*items) * (size_t)cap);
-
-		if (!items)
-			return -ENOMEM;
-		l->items = items;
-		l->cap = cap;
-	}
+	err = VEC_RESERVE(l->items, l->cap, (size_t)l->n + 1);
+	if (err)
+		return err;
 	l->items[l->n++] = *f;
 	return 0;
 }

@@ -33,7 +33,8 @@ struct finding {
 
 struct finding_list {
 	struct finding *items;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 const char *finding_severity_name(enum finding_severity s);

@@ -1,4 +1,5 @@
 #include "findings/link_saturated.h"
+#include "core/vec.h"
 
 #include <errno.h>
 #include <math.h>
@@ -23,15 +24,8 @@ static struct linksat_dev *state_of(struct linksat_state *st, const struct net_d
 	for (int i = 0; i < st->n; i++)
 		if (st->dev[i].netns == d->netns && !strcmp(st->dev[i].name, d->name))
 			return &st->dev[i];
-	if (st->n == st->cap) {
-		int cap = st->cap ? st->cap * 2 : 16;
-		struct linksat_dev *p = realloc(st->dev, sizeof(*p) * (size_t)cap);
-
-		if (!p)
-			return NULL;
-		st->dev = p;
-		st->cap = cap;
-	}
+	if (VEC_RESERVE(st->dev, st->cap, (size_t)st->n + 1))
+		return NULL;
 	memset(&st->dev[st->n], 0, sizeof(st->dev[0]));
 	st->dev[st->n].netns = d->netns;
 	snprintf(st->dev[st->n].name, sizeof(st->dev[0].name), "%s", d->name);

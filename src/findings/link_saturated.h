@@ -26,7 +26,8 @@ struct linksat_state {
 		int since;                 /* first interval of the run */
 		bool seen;                 /* in the latest interval */
 	} *dev;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 void linksat_state_free(struct linksat_state *st);

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "model/net_model.h"
+#include "core/vec.h"
 #include "model/hist.h"
 
 #include <errno.h>
@@ -33,27 +34,13 @@ void net_snapshot_free(struct net_snapshot *s)
 	net_snapshot_init(s);
 }
 
-/* Grows *arr (of *cap elements of size sz) to hold one more. */
-static void *grow(void **arr, int *cap, int n, size_t sz)
-{
-	if (n == *cap) {
-		int c = *cap ? *cap * 2 : 16;
-		void *p = realloc(*arr, sz * (size_t)c);
-
-		if (!p)
-			return NULL;
-		*arr = p;
-		*cap = c;
-	}
-	return (char *)*arr + sz * (size_t)n;
-}
-
 struct net_dev_sample *net_snapshot_add_dev(struct net_snapshot *s)
 {
-	struct net_dev_sample *d = grow((void **)&s->dev, &s->cap_dev, s->n_dev, sizeof(*d));
+	struct net_dev_sample *d;
 
-	if (!d)
+	if (VEC_RESERVE(s->dev, s->cap_dev, (size_t)s->n_dev + 1))
 		return NULL;
+	d = &s->dev[s->n_dev];
 	memset(d, 0, sizeof(*d));
 	d->speed_mbps = -1;
 	s->n_dev++;
@@ -62,10 +49,11 @@ struct net_dev_sample *net_snapshot_add_dev(struct net_snapshot *s)
 
 struct net_port_sample *net_snapshot_add_port(struct net_snapshot *s)
 {
-	struct net_port_sample *p = grow((void **)&s->port, &s->cap_port, s->n_port, sizeof(*p));
+	struct net_port_sample *p;
 
-	if (!p)
+	if (VEC_RESERVE(s->port, s->cap_port, (size_t)s->n_port + 1))
 		return NULL;
+	p = &s->port[s->n_port];
 	memset(p, 0, sizeof(*p));
 	s->n_port++;
 	return p;
@@ -92,22 +80,9 @@ const struct net_port_sample *net_snapshot_find_port(const struct net_snapshot *
 
 int net_snapshot_copy(struct net_snapshot *dst, const struct net_snapshot *src)
 {
-	if (src->n_dev > dst->cap_dev) {
-		void *p = realloc(dst->dev, sizeof(*dst->dev) * (size_t)src->n_dev);
-
-		if (!p)
-			return -ENOMEM;
-		dst->dev = p;
-		dst->cap_dev = src->n_dev;
-	}
-	if (src->n_port > dst->cap_port) {
-		void *p = realloc(dst->port, sizeof(*dst->port) * (size_t)src->n_port);
-
-		if (!p)
-			return -ENOMEM;
-		dst->port = p;
-		dst->cap_port = src->n_port;
-	}
+	if (VEC_RESERVE(dst->dev, dst->cap_dev, (size_t)src->n_dev) ||
+	    VEC_RESERVE(dst->port, dst->cap_port, (size_t)src->n_port))
+		return -ENOMEM;
 	if (src->n_dev)
 		memcpy(dst->dev, src->dev, sizeof(*dst->dev) * (size_t)src->n_dev);
 	if (src->n_port)

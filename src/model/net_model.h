@@ -45,9 +45,11 @@ struct net_snapshot {
 	uint64_t mono_ns;
 	uint32_t self_netns;
 	struct net_dev_sample *dev;
-	int n_dev, cap_dev;
+	int n_dev;
+	size_t cap_dev;
 	struct net_port_sample *port;
-	int n_port, cap_port;
+	int n_port;
+	size_t cap_port;
 	struct dbt_net_stats stats;    /* summed over CPUs, cumulative */
 };
 

@@ -1,4 +1,5 @@
 #include "render/report_html.h"
+#include "core/vec.h"
 #include "model/hist.h"
 #include "model/softirq_vec.h"
 
@@ -271,7 +272,8 @@ static int cmp_int(const void *a, const void *b)
 /* The CPUs any interval lists, sorted. */
 static int heat_cpus(const struct capture *c, int **out)
 {
-	int n = 0, cap = 0, *v = NULL;
+	int n = 0, *v = NULL;
+	size_t cap = 0;
 
 	for (int i = 0; i < c->n_intervals; i++)
 		for (int k = 0; k < c->intervals[i].n_cpus; k++) {
@@ -281,14 +283,9 @@ static int heat_cpus(const struct capture *c, int **out)
 				seen = v[j] == cpu;
 			if (seen)
 				continue;
-			if (n == cap) {
-				int *nv = realloc(v, sizeof(*v) * (size_t)(cap = cap ? cap * 2 : 16));
-
-				if (!nv) {
-					free(v);
-					return -ENOMEM;
-				}
-				v = nv;
+			if (VEC_RESERVE(v, cap, (size_t)n + 1)) {
+				free(v);
+				return -ENOMEM;
 			}
 			v[n++] = cpu;
 		}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sysinfo/interrupts.h"
+#include "core/vec.h"
 #include "sysinfo/procfile.h"
 
 #include <errno.h>
@@ -254,16 +255,10 @@ static void split_text(struct dbt_irq_row *row, const char *p,
 static int add_row(struct parse_state *st, const struct dbt_irq_row *row)
 {
 	struct dbt_interrupts *it = st->it;
+	int err = VEC_RESERVE(it->rows, st->rows_cap, it->n_rows + 1);
 
-	if (it->n_rows == st->rows_cap) {
-		size_t ncap = st->rows_cap ? st->rows_cap * 2 : 64;
-		struct dbt_irq_row *n = realloc(it->rows, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		it->rows = n;
-		st->rows_cap = ncap;
-	}
+	if (err)
+		return err;
 	it->rows[it->n_rows++] = *row;
 	return 0;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sysinfo/irq_affinity.h"
+#include "core/vec.h"
 #include "sysinfo/procfile.h"
 
 #include <dirent.h>
@@ -117,18 +118,9 @@ int dbt_net_queues_read(const char *root, const char *dev,
 			continue;
 		if (!parse_index(e->d_name + 3, &index))
 			continue;
-		if (out->n == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			struct dbt_net_queue *nq =
-				realloc(out->q, ncap * sizeof(*nq));
-
-			if (!nq) {
-				err = -ENOMEM;
-				goto out;
-			}
-			out->q = nq;
-			cap = ncap;
-		}
+		err = VEC_RESERVE(out->q, cap, out->n + 1);
+		if (err)
+			goto out;
 		struct dbt_net_queue *q = &out->q[out->n++];
 
 		q->kind = kind;
@@ -194,17 +186,9 @@ static int list_irqs(const char *root, const char *rel, unsigned int **irqs, siz
 			break;
 		if (!parse_index(e->d_name, &irq))
 			continue;
-		if (*n == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			unsigned int *nv = realloc(v, ncap * sizeof(*nv));
-
-			if (!nv) {
-				err = -ENOMEM;
-				goto out;
-			}
-			v = nv;
-			cap = ncap;
-		}
+		err = VEC_RESERVE(v, cap, *n + 1);
+		if (err)
+			goto out;
 		v[(*n)++] = irq;
 	}
 	if (*n)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sysinfo/nic_layout.h"
+#include "core/vec.h"
 #include "sysinfo/procfile.h"
 
 #include <dirent.h>
@@ -17,16 +18,10 @@ static int add_irq(struct dbt_nic *nic, size_t *cap, const char *root,
 {
 	const struct dbt_irq_row *row = it ? dbt_interrupts_find_irq(it, irq) : NULL;
 	struct dbt_nic_irq *ni;
+	int err = VEC_RESERVE(nic->irqs, *cap, nic->n_irqs + 1);
 
-	if (nic->n_irqs == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 8;
-		struct dbt_nic_irq *v = realloc(nic->irqs, ncap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		nic->irqs = v;
-		*cap = ncap;
-	}
+	if (err)
+		return err;
 	ni = &nic->irqs[nic->n_irqs++];
 	memset(ni, 0, sizeof(*ni));
 	ni->irq = irq;
@@ -132,17 +127,9 @@ int dbt_nic_layout_read(const char *root, struct dbt_nic_layout *out)
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lo") ||
 		    strlen(e->d_name) >= sizeof(out->nics[0].dev))
 			continue;
-		if (out->n == cap) {
-			size_t ncap = cap ? cap * 2 : 8;
-			struct dbt_nic *v = realloc(out->nics, ncap * sizeof(*v));
-
-			if (!v) {
-				err = -ENOMEM;
-				break;
-			}
-			out->nics = v;
-			cap = ncap;
-		}
+		err = VEC_RESERVE(out->nics, cap, out->n + 1);
+		if (err)
+			break;
 		err = dbt_nic_read(root, out->interrupts_err ? NULL : &it, e->d_name,
 				   &out->nics[out->n]);
 		if (err == -EINVAL) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sysinfo/proc_scan.h"
+#include "core/vec.h"
 #include "sysinfo/procfile.h"
 
 #include <dirent.h>
@@ -119,6 +120,7 @@ static int add_cpu(void *ctx, int pid)
 	struct dbt_proc_cpu pc;
 	char rel[64], *buf;
 	size_t len;
+	int err;
 
 	snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
 	if (procfile_slurp(w->root, rel, STAT_FILE_MAX, &buf, &len))
@@ -131,15 +133,9 @@ static int add_cpu(void *ctx, int pid)
 	/* kthreadd (2) and its children are kernel threads, never targets */
 	if (pid == 2 || pc.ppid == 2)
 		return 0;
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 256;
-		struct dbt_proc_cpu *nv = realloc(w->v, cap * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		w->v = nv;
-		w->cap = cap;
-	}
+	err = VEC_RESERVE(w->v, w->cap, w->n + 1);
+	if (err)
+		return err;
 	w->v[w->n++] = pc;
 	return 0;
 }

@@ -70,7 +70,9 @@ int procfile_fopen(const char *root, const char *path, FILE **out)
 static int read_all(int fd, size_t max, char **out, size_t *out_len)
 {
 	/* Room for max bytes, one more to tell "exactly max" from "too big",
-	 * and the NUL. */
+	 * and the NUL. Not core/vec.h: this buffer grows by doubling too, but
+	 * stops at hard rather than overshooting it, and starts at a page
+	 * since nearly every read wants one. */
 	size_t hard = max + 2, cap = 4096, len = 0;
 	char *buf;
 

@@ -1,4 +1,5 @@
 #include "sysinfo/qdisc.h"
+#include "core/vec.h"
 
 #include <errno.h>
 #include <libmnl/libmnl.h>
@@ -23,15 +24,8 @@ void qdisc_table_free(struct qdisc_table *t)
 
 static struct qdisc_info *table_add(struct qdisc_table *t)
 {
-	if (t->n == t->cap) {
-		int cap = t->cap ? t->cap * 2 : 16;
-		struct qdisc_info *q = realloc(t->q, sizeof(*q) * (size_t)cap);
-
-		if (!q)
-			return NULL;
-		t->q = q;
-		t->cap = cap;
-	}
+	if (VEC_RESERVE(t->q, t->cap, (size_t)t->n + 1))
+		return NULL;
 	memset(&t->q[t->n], 0, sizeof(t->q[0]));
 	return &t->q[t->n++];
 }

@@ -36,7 +36,8 @@ struct qdisc_info {
 
 struct qdisc_table {
 	struct qdisc_info *q;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 void qdisc_table_free(struct qdisc_table *t);
