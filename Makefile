@@ -132,9 +132,11 @@ $(BUILD)/%.o: %.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+# made anew each time: `ar r` into the old archive would keep the object of
+# a source file that was since removed or renamed
 $(BUILD)/libdbtrace.a: $(LIB_OBJS)
 	$(call msg,AR,$@)
-	$(Q)ar rcs $@ $^
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/dbtrace: $(MAIN_OBJS) $(BUILD)/libdbtrace.a
 	$(call msg,LINK,$@)

@@ -5,10 +5,14 @@
  * A perf_event program on a software CPU-clock event of every CPU (no
  * hardware counters needed) classifies each sample by the interrupted
  * thread: user IP inside its vDSO (by function), in the kernel inside a
- * clock system call, or elsewhere. A program on the system call entry
- * counts real clock system calls per thread. Three variants, all with the
- * same sampler: tp_btf or raw_tp on raw_syscalls:sys_enter (filtered by
- * number in the kernel), or the syscalls:sys_enter_<name> tracepoints.
+ * clock system call (the syscall number in the task's saved registers),
+ * or elsewhere. By default that is all: the sampled share of CPU inside
+ * clock syscalls is the measurement. Exact counts of clock syscalls come
+ * from fentry on the clock syscalls where it loads (only those calls
+ * pay), or, when the user asks for them (--clock-syscalls=count), from
+ * the syscalls:sys_enter_<name> tracepoints or raw_syscalls:sys_enter
+ * (tp_btf or raw_tp, filtered by number in the kernel): any of those puts
+ * every task on the traced slow path of every system call.
  * Every program is SEC("?...") so nothing loads unless the plan picks it.
  *
  * Kernel fields read here are listed, with their history, in
@@ -173,6 +177,11 @@ static __always_inline void count_syscall(int k)
 	if (th)
 		__sync_fetch_and_add(&th->syscalls[k], 1);
 }
+
+/* Variant "perf_event": the sampler alone. Clock syscalls are seen as a
+ * share of CPU samples, not counted. */
+SEC("?perf_event")
+int clk_samp_only(struct bpf_perf_event_data *ctx) { return on_sample(ctx); }
 
 /* Variant "perf_event+fentry": a trampoline on each clock syscall's entry
  * point, so no other system call pays anything (the syscall tracepoints

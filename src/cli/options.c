@@ -40,8 +40,10 @@ static const struct argp_option options[] = {
 	{ "sample-hz", OPT_SAMPLE_HZ, "HZ", 0, "clock: CPU samples/s per CPU (default 499, 1-10000)", 0 },
 	{ "clock-vdso-pct", OPT_CLOCK_PCT, "PCT", 0, "gettimeofday_hotspot: vDSO share of a "
 	  "process's CPU samples (default 10)", 0 },
-	{ "clock-syscalls", OPT_CLOCK_SYS, "N", 0, "gettimeofday_hotspot: clock syscalls/s "
-	  "(default 10000)", 0 },
+	{ "clock-syscalls", OPT_CLOCK_SYS, "count|N", 0, "clock: 'count' counts every clock syscall "
+	  "(fentry, else the syscall tracepoints: then every system call of every task pays); "
+	  "default: fentry where it loads, else their share of CPU samples. A number N sets "
+	  "gettimeofday_hotspot's clock syscalls/s threshold (default 10000)", 0 },
 	{ "json", OPT_JSON, NULL, 0, "check, diff: print JSON", 0 },
 	{ "root", OPT_ROOT, "DIR", 0, "check: read /proc, /sys and /etc under DIR (a copied tree), "
 	  "its qdiscs from DIR/netlink/qdisc.bin", 0 },
@@ -286,8 +288,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return fail(ctx, "bad vDSO share '%s': a percentage from 0 to 100", arg);
 		break;
 	case OPT_CLOCK_SYS:
+		if (!strcmp(arg, "count")) {
+			cfg->count_clock_syscalls = true;
+			break;
+		}
 		if (parse_number(arg, 0, 1e9, &cfg->clock_syscalls_per_s))
-			return fail(ctx, "bad clock syscall rate '%s': calls per second, 0 or more", arg);
+			return fail(ctx, "bad --clock-syscalls '%s': count, or a rate in calls per second, 0 or more", arg);
 		break;
 	case OPT_PORT: {
 		double v;

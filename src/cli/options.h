@@ -63,6 +63,7 @@ struct dbt_config {
 	unsigned int families;  /* --families: bit per dbt_family_names entry; 0 = all */
 	double clock_vdso_pct;  /* gettimeofday_hotspot: vDSO share threshold, % of CPU samples */
 	double clock_syscalls_per_s;  /* gettimeofday_hotspot: clock syscall rate threshold */
+	bool count_clock_syscalls;    /* --clock-syscalls=count: exact counts, syscall tracepoints allowed */
 	bool json;              /* check: print JSON */
 	const char *root;       /* check: read /proc, /sys, /etc under this tree; NULL: "/" */
 	const char *listen;     /* serve: HOST:PORT, [V6]:PORT or :PORT */

@@ -21,7 +21,8 @@ int cmd_diff(const struct dbt_config *cfg);
 /* What the collectors take of the command line. */
 static inline struct collect_config cmd_collect_config(const struct dbt_config *cfg)
 {
-	return (struct collect_config){ .families = cfg->families, .sample_hz = cfg->sample_hz };
+	return (struct collect_config){ .families = cfg->families, .sample_hz = cfg->sample_hz,
+					.count_clock_syscalls = cfg->count_clock_syscalls };
 }
 
 /* bpf_prepare() for cfg's command, as an exit code. */

@@ -1,6 +1,6 @@
 /* `dbtrace top`: the live view, full-screen or --batch. */
 #include "cmd/cmd.h"
-#include "render/probe_status.h"
+#include "render/probe_table.h"
 #include "session/session.h"
 #include "core/log.h"
 #include "render/batch.h"

@@ -18,16 +18,26 @@
 #include <unistd.h>
 
 /* Each variant samples with its own copy of the perf_event program and
- * counts syscalls its own way; the plan loads only the one it tries.
- * Ordered by what other system calls pay: nothing with fentry; the slow
- * syscall path with the per-syscall tracepoints; that plus a program run
- * on every system call with raw_syscalls:sys_enter (about 2x: measured
- * with a getppid loop, 80-100 ns against 30-90 ns per call). */
-static const struct plan_variant variants[] = {
+ * counts syscalls its own way, or not at all; the plan loads only the one
+ * it tries. By default only fentry counts: on a trampoline on each clock
+ * syscall, no other system call pays anything. Elsewhere the sampler
+ * alone measures the share of CPU inside clock syscalls. The counting
+ * variants a user can ask for (--clock-syscalls=count) are ordered by
+ * what other system calls pay: the slow syscall path with the
+ * per-syscall tracepoints (+45% on a syscall-bound load here); that plus
+ * a program run on every system call with raw_syscalls:sys_enter (about
+ * 2x: measured with a getppid loop, 80-100 ns against 30-90 ns per call).
+ * If none of them loads, the sampler alone still does. */
+static const struct plan_variant sampled_variants[] = {
+	{ "perf_event+fentry", "_fe" },
+	{ "perf_event", "_only" },
+};
+static const struct plan_variant counting_variants[] = {
 	{ "perf_event+fentry", "_fe" },
 	{ "perf_event+tracepoint", "_tp" },
 	{ "perf_event+tp_btf", "_btf" },
 	{ "perf_event+raw_tp", "_raw" },
+	{ "perf_event", "_only" },
 };
 
 /* The skeleton and the per-CPU perf links it feeds (more than the
@@ -129,15 +139,29 @@ static int skel_attach(struct plan_handle *h, const struct plan_variant *v, char
 	return 0;
 }
 
-static const struct plan_family family = {
-	.name = "clock",
-	.variants = variants,
-	.n_variants = sizeof(variants) / sizeof(variants[0]),
-	PLAN_SKEL_OPS(clock),
-	.attach = skel_attach,
-};
+#define CLOCK_FAMILY(v)                                           \
+	{                                                         \
+		.name = "clock",                                  \
+		.variants = v,                                    \
+		.n_variants = sizeof(v) / sizeof(v[0]),           \
+		PLAN_SKEL_OPS(clock),                             \
+		.attach = skel_attach,                            \
+	}
+static const struct plan_family sampled_family = CLOCK_FAMILY(sampled_variants);
+static const struct plan_family counting_family = CLOCK_FAMILY(counting_variants);
 
-int clock_collector_open(struct clock_collector *c, unsigned int sample_hz,
+const char *clock_syscall_method(const char *attach)
+{
+	if (!strcmp(attach, "perf_event+fentry"))
+		return "fentry";
+	if (!strcmp(attach, "perf_event+tracepoint"))
+		return "tracepoint";
+	if (!strcmp(attach, "perf_event+tp_btf") || !strcmp(attach, "perf_event+raw_tp"))
+		return "raw_syscalls";
+	return "sampled";
+}
+
+int clock_collector_open(struct clock_collector *c, unsigned int sample_hz, bool count_syscalls,
 			 struct probe_report *rep)
 {
 	struct clock_skel *w;
@@ -146,6 +170,7 @@ int clock_collector_open(struct clock_collector *c, unsigned int sample_hz,
 	int err;
 
 	memset(c, 0, sizeof(*c));
+	c->syscall_method = "sampled";
 	c->sample_hz = sample_hz ? sample_hz : CLOCK_DEFAULT_HZ;
 	c->ncpus = percpu_ncpus();
 	if (c->ncpus <= 0)
@@ -163,12 +188,14 @@ int clock_collector_open(struct clock_collector *c, unsigned int sample_hz,
 		return -ENOMEM;
 	}
 	c->h.ctx = c;
-	err = plan_run(&family, &c->h, rep);
+	c->family = count_syscalls ? &counting_family : &sampled_family;
+	err = plan_run(c->family, &c->h, rep);
 	if (err) {
 		clock_collector_close(c);
 		return err;
 	}
 	w = c->h.skel;
+	c->syscall_method = clock_syscall_method(rep->attach);
 	/* the perf links are not in the plan's list: count them for probes */
 	rep->n_programs += w->perf.n;
 	c->threads_fd = bpf_map__fd(w->bpf->maps.clock_threads);
@@ -234,7 +261,8 @@ uint64_t clock_collector_lost(const struct clock_collector *c)
 
 void clock_collector_close(struct clock_collector *c)
 {
-	plan_close(&family, &c->h);
+	if (c->family)   /* NULL: closed before the plan ran */
+		plan_close(c->family, &c->h);
 	free(c->keys);
 	free(c->values);
 	free(c->stats);

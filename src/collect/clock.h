@@ -5,6 +5,7 @@
 #ifndef DBTRACE_COLLECT_CLOCK_H
 #define DBTRACE_COLLECT_CLOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "core/bpf_plan.h"
 #include "model/clock_model.h"
@@ -13,7 +14,9 @@
 #define CLOCK_CHUNK 1024           /* map entries read per batch */
 
 struct clock_collector {
+	const struct plan_family *family;  /* sampled, or counting (--clock-syscalls=count) */
 	struct plan_handle h;
+	const char *syscall_method;    /* clock_syscall_method() of the path taken */
 	unsigned int sample_hz;
 	struct clock_fn_table fns;     /* slot names; text_len 0: no vDSO found */
 	int threads_fd, stats_fd;
@@ -23,9 +26,17 @@ struct clock_collector {
 	struct dbt_clock_stats *stats; /* ncpus */
 };
 
-/* sample_hz 0 means CLOCK_DEFAULT_HZ. */
-int clock_collector_open(struct clock_collector *c, unsigned int sample_hz,
+/* sample_hz 0 means CLOCK_DEFAULT_HZ. count_syscalls: try the syscall
+ * tracepoints after fentry (every system call then pays), instead of the
+ * sampler alone. */
+int clock_collector_open(struct clock_collector *c, unsigned int sample_hz, bool count_syscalls,
 			 struct probe_report *rep);
+
+/* How clock syscalls are measured on attach path `attach`: "fentry"
+ * (counted, only clock syscalls pay), "tracepoint" or "raw_syscalls"
+ * (counted, every syscall pays), "sampled" (a share of CPU samples, no
+ * counts). */
+const char *clock_syscall_method(const char *attach);
 /* Fills snap (emptied first) and sorts it by tid. */
 int clock_collector_read(struct clock_collector *c, struct clock_snapshot *snap);
 uint64_t clock_collector_lost(const struct clock_collector *c);

@@ -32,7 +32,7 @@ int collectors_open(struct collectors *c, const struct collect_config *cc)
 		c->on[FAM_SCHED] = !sched_collector_open(&c->sched, &c->reports[FAM_SCHED],
 							 c->on[FAM_SOFTIRQ] ? c->softirq.pending_fd : -1);
 	if (!c->reports[FAM_CLOCK].disabled)
-		c->on[FAM_CLOCK] = !clock_collector_open(&c->clock, cc ? cc->sample_hz : 0,
+		c->on[FAM_CLOCK] = !clock_collector_open(&c->clock, cc ? cc->sample_hz : 0, cc && cc->count_clock_syscalls,
 							 &c->reports[FAM_CLOCK]);
 	if (!c->reports[FAM_NET].disabled)
 		c->on[FAM_NET] = !net_collector_open(&c->net, &c->reports[FAM_NET]);

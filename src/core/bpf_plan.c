@@ -56,6 +56,28 @@ static int attach_each(struct plan_handle *h, char *stage, size_t stagelen)
 	return 0;
 }
 
+/* What the winning variant hooks, once each (the sampler is one program
+ * on every CPU), for `probes` and the capture. */
+static void record_hooks(const struct plan_handle *h, struct probe_report *rep)
+{
+	struct bpf_program *prog;
+
+	rep->n_hooks = 0;
+	bpf_object__for_each_program(prog, h->obj) {
+		const char *sec = bpf_program__section_name(prog);
+		bool seen = false;
+
+		if (!bpf_program__autoload(prog) || !sec)
+			continue;
+		if (*sec == '?')
+			sec++;
+		for (int i = 0; i < rep->n_hooks && !seen; i++)
+			seen = !strcmp(rep->hooks[i], sec);
+		if (!seen && rep->n_hooks < PROBE_MAX_HOOKS)
+			snprintf(rep->hooks[rep->n_hooks++], PROBE_HOOK_MAX, "%s", sec);
+	}
+}
+
 static int try_variant(const struct plan_family *fam, const struct plan_variant *v,
 		       struct plan_handle *h, struct probe_report *rep)
 {
@@ -97,6 +119,7 @@ static int try_variant(const struct plan_family *fam, const struct plan_variant 
 		goto fail;
 	snprintf(rep->attach, sizeof(rep->attach), "%s", v->path);
 	rep->n_programs = h->n_links;
+	record_hooks(h, rep);
 	log_debug("%s: attached %d programs via %s", fam->name, h->n_links, v->path);
 	return 0;
 fail:

@@ -12,6 +12,8 @@
 #define PROBE_PATH_MAX 24              /* "tp_btf", "perf_event+tp_btf", ... */
 #define PROBE_ERROR_MAX 160
 #define PROBE_MAX_REJECTED 6
+#define PROBE_HOOK_MAX 64              /* "tracepoint/syscalls/sys_enter_clock_nanosleep" */
+#define PROBE_MAX_HOOKS 16
 
 struct probe_rejection {
 	char path[PROBE_PATH_MAX];
@@ -25,6 +27,18 @@ struct probe_report {
 	int n_programs;                /* programs attached */
 	int n_rejected;
 	struct probe_rejection rejected[PROBE_MAX_REJECTED];
+	/* what the winning path hooks, as libbpf section names without the
+	 * leading '?': "tp_btf/sched_switch", "perf_event", ... */
+	char hooks[PROBE_MAX_HOOKS][PROBE_HOOK_MAX];
+	int n_hooks;
 };
+
+/* What a hook costs and whom: "every context switch", or, for the
+ * syscall tracepoints, the warning that every system call of every task
+ * then takes the traced slow path. Never NULL. */
+const char *probe_hook_cost(const char *hook);
+
+/* True for a hook that taxes every system call of every task. */
+bool probe_hook_taxes_syscalls(const char *hook);
 
 #endif

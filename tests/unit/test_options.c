@@ -184,6 +184,12 @@ static void test_clock_options(void **state)
 	assert_true(cfg.clock_vdso_pct == 2.5);
 	assert_int_equal(parse(&cfg, err, 2, "capture", "--clock-syscalls=50000"), 0);
 	assert_true(cfg.clock_syscalls_per_s == 50000);
+	assert_false(cfg.count_clock_syscalls);
+	assert_int_equal(parse(&cfg, err, 2, "capture", "--clock-syscalls=count"), 0);
+	assert_true(cfg.count_clock_syscalls);
+	assert_true(cfg.clock_syscalls_per_s == 10000);
+	assert_int_equal(parse(&cfg, err, 2, "capture", "--clock-syscalls=counts"), -EINVAL);
+	assert_non_null(strstr(err, "count"));
 
 	assert_int_equal(parse(&cfg, err, 2, "top", "--sample-hz=0"), -EINVAL);
 	assert_non_null(strstr(err, "bad sample rate '0'"));
@@ -194,7 +200,7 @@ static void test_clock_options(void **state)
 	assert_non_null(strstr(err, "bad vDSO share '101'"));
 	assert_int_equal(parse(&cfg, err, 2, "top", "--clock-vdso-pct=nan"), -EINVAL);
 	assert_int_equal(parse(&cfg, err, 2, "top", "--clock-syscalls=-1"), -EINVAL);
-	assert_non_null(strstr(err, "bad clock syscall rate '-1'"));
+	assert_non_null(strstr(err, "bad --clock-syscalls '-1'"));
 	assert_int_equal(parse(&cfg, err, 2, "top", "--sample-hz"), -EINVAL);
 	assert_non_null(strstr(err, "needs a value"));
 	assert_non_null(strstr(usage_text(), "--sample-hz"));
