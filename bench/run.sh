@@ -9,7 +9,7 @@
 #   bench/run.sh [--write FILE]      FILE: also write the report into FILE
 #                                    below its generated-part marker
 #   ROUNDS=3 SECS=5                  rounds, seconds per load run
-#   BUDGET_ROUNDS=15                 rounds of the floor budget: baseline,
+#   BUDGET_ROUNDS=24                 rounds of the floor budget: baseline,
 #                                    floor and dbtrace in turn on one long
 #                                    tcp_rr (0: skip it)
 #   LOADS="tcp_rr veth"              only some of the loads
@@ -41,7 +41,7 @@ EXTRAS="${EXTRAS:-1}"
 # costs that each swing by about 5 points from one load run to the next on
 # this VM: it gets a phase of its own (run_budget) with many rounds, and a
 # bootstrap interval.
-BUDGET_ROUNDS="${BUDGET_ROUNDS:-15}"
+BUDGET_ROUNDS="${BUDGET_ROUNDS:-24}"
 # what the sched family needs to reach its steady state after attaching:
 # it moves threads into task storage at its first read, after one interval
 BUDGET_SETTLE=1.5
@@ -232,6 +232,12 @@ run_baseline() { "$@"; }
 # bpf_floor): what any tracer of these events pays before doing any work.
 run_floor() { under_tool floor attached "$TOOLS/bpf_floor" -- "$@"; }
 
+# Empty programs on the clock syscalls' tracepoints alone: not dbtrace's
+# default (it attaches no syscall hook where fentry is refused), but what
+# --clock-syscalls=count costs there: any syscall tracepoint puts every
+# task on the traced slow path of every system call.
+run_syscall_tp() { under_tool syscall_tp attached "$TOOLS/bpf_floor" -s -- "$@"; }
+
 # dbtrace capture with every family, started before and stopped after the
 # load; its own CPU% and RSS come from the capture's overhead section.
 DBTRACE_OPTS=()
@@ -284,7 +290,8 @@ run_bpftrace() { need bpftrace bpftrace || return 0; under_tool bpftrace '^ready
 
 declare -A CONFIG_DESC=(
 	[baseline]="the load alone"
-	[floor]="empty BPF programs on dbtrace's tracepoints + a CPU-clock sampler (tests/tools/bpf_floor)"
+	[floor]="empty BPF programs on the events dbtrace measures + a CPU-clock sampler (tests/tools/bpf_floor); no syscall hook"
+	[syscall_tp]="empty BPF programs on the clock syscalls' tracepoints alone (bpf_floor -s): what --clock-syscalls=count adds where fentry is refused"
 	[dbtrace]="dbtrace capture -i 1, all families"
 	[dbtrace_ss]="dbtrace capture -i 1 --families softirq,sched"
 	[runqlat]="libbpf-tools runqlat 1"
@@ -626,7 +633,21 @@ floor_target() {   # LOAD [LABEL]
 		d0 = (d > 0 ? d : 0); f0 = (f > 0 ? f : 0)
 		printf "dbtrace %.1f%%  floor %.1f%%  %s", d, f, (f0 > 0 ? sprintf("%.2fx the floor", d0 / f0) : "floor within noise")
 		if (ci != "") printf " (90%%: %s, %d rounds)", ci, n }')" \
-		"$(verdict "$(awk -v d="$d" -v f="$f" 'BEGIN { print ((d > 0 ? d : 0) <= 1.5 * (f > 0 ? f : 0)) }')")"
+		"$(floor_verdict "$d" "$f" "$ci" "$rounds" "$label")"
+}
+
+# The budget (tcp_rr, one process) is met only when the upper end of the
+# 90% interval is within 1.5x, over at least 24 rounds: the point estimate
+# alone swings across 1.5 from run to run here. The per-load rows, 3
+# rounds each, are judged on their point estimate and say so.
+floor_verdict() {   # DBTRACE FLOOR INTERVAL ROUNDS LABEL
+	local d="$1" f="$2" ci="$3" n="$4"
+	if [ "$5" = "tcp_rr, one process" ]; then
+		[ -n "$ci" ] && [ "$n" -ge 24 ] || { echo "n/a (needs 24 rounds and an interval)"; return; }
+		verdict "$(awk -v hi="${ci#*-}" 'BEGIN { print (hi <= 1.5) }')"
+		return
+	fi
+	verdict "$(awk -v d="$d" -v f="$f" 'BEGIN { print ((d > 0 ? d : 0) <= 1.5 * (f > 0 ? f : 0)) }')"
 }
 
 # A budget VALUE < LIMIT, printed as VALUE followed by SUFFIX.
@@ -641,9 +662,13 @@ print_targets() {
 	echo "targets (ARCHITECTURE.md; reported, never an exit status):"
 	echo "  overhead below runqlat, cpudist and bpftrace on every load:"
 	for load in "${LOADS[@]}"; do anchor_target "$load"; done
-	echo "  dbtrace within 1.5x the floor's cost (the budget: tcp_rr, one process):"
+	echo "  dbtrace within 1.5x the floor's cost (the budget: tcp_rr, one process, upper end of"
+	echo "  the 90% interval over >= 24 rounds; the per-load rows: point estimate over $ROUNDS rounds):"
 	[ "$BUDGET_ROUNDS" = 0 ] || floor_target budget "tcp_rr, one process"
 	for load in "${LOADS[@]}"; do floor_target "$load"; done
+	if [[ " ${LOADS[*]} " == *" clock_sys "* ]]; then
+		below_target "clock_sys < 5% by default" "$(cost clock_sys dbtrace)" 5 "% of the syscall loop's calls/s"
+	fi
 	below_target "loader < 1% of a core" "$(self_cpu)" 1 "% of one core at -i 1"
 	below_target "max RSS < 30 MiB" "$(self_rss_mib)" 30 " MiB"
 	if [ "$EXTRAS" != 0 ]; then
@@ -702,7 +727,7 @@ write_doc() {   # FILE REPORT
 
 # --- main ---------------------------------------------------------------
 read -r -a LOADS <<<"${LOADS:-tcp_rr pipe clock_vdso clock_sys veth}"
-read -r -a CONFIGS <<<"${CONFIGS:-baseline floor dbtrace dbtrace_ss runqlat softirqs cpudist perf bpftrace}"
+read -r -a CONFIGS <<<"${CONFIGS:-baseline floor dbtrace dbtrace_ss syscall_tp runqlat softirqs cpudist perf bpftrace}"
 # every cost is against the baseline, and dbtrace's against the floor too:
 # both always run, and come first in the table
 read -r -a CONFIGS <<<"baseline floor $(printf '%s\n' "${CONFIGS[@]}" | grep -vxE 'baseline|floor' | paste -sd' ')"

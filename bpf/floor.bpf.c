@@ -8,8 +8,10 @@
  * each family took, to compare with this list. Loaded by
  * tests/tools/bpf_floor.c, which switches on the programs whose
  * tracepoint the running kernel has. Keep the list in step with the
- * families' SEC()s: softirq and sched tp_btf, clock perf_event plus the
- * clock syscalls' tracepoints, net tp_btf.
+ * families' SEC()s: softirq and sched tp_btf, clock perf_event,
+ * net tp_btf. The clock syscalls' tracepoints are here too, but only
+ * `bpf_floor -s` attaches them (alone): dbtrace attaches no syscall hook
+ * by default, and they are the cost of --clock-syscalls=count.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -25,8 +27,10 @@ SEC("?tp_btf/irq_handler_entry") int BPF_PROG(flr_hirq_entry) { return 0; }
 SEC("?tp_btf/irq_handler_exit") int BPF_PROG(flr_hirq_exit) { return 0; }
 /* sched family */
 SEC("?tp_btf/sched_switch") int BPF_PROG(flr_switch) { return 0; }
-/* clock family ("perf_event+tracepoint") */
+/* clock family ("perf_event") */
 SEC("?perf_event") int flr_sample(struct bpf_perf_event_data *ctx) { return 0; }
+/* --clock-syscalls=count where fentry is refused ("perf_event+tracepoint"):
+ * attached only by bpf_floor -s */
 SEC("?tracepoint/syscalls/sys_enter_clock_gettime") int flr_cgt(void *ctx) { return 0; }
 SEC("?tracepoint/syscalls/sys_enter_gettimeofday") int flr_gtod(void *ctx) { return 0; }
 SEC("?tracepoint/syscalls/sys_enter_time") int flr_time(void *ctx) { return 0; }

@@ -3,7 +3,12 @@
  * SIGINT or SIGTERM: the floor `make bench` compares dbtrace's cost with.
  * A tracepoint the running kernel lacks is left out and named.
  *
- * usage: bpf_floor [-F HZ]    sampler rate per CPU (default 499, 0: none)
+ * usage: bpf_floor [-F HZ] [-s]
+ *   -F HZ  sampler rate per CPU (default 499, 0: none)
+ *   -s     only the clock syscalls' tracepoints: what --clock-syscalls=count
+ *          costs where fentry is refused (every system call of every task
+ *          then takes the traced slow path). Without -s they are left out:
+ *          dbtrace attaches no syscall hook by default.
  * prints "floor: attached N programs: NAMES" once everything is attached.
  */
 #define _GNU_SOURCE
@@ -56,15 +61,18 @@ int main(int argc, char **argv)
 	struct floor_bpf *skel;
 	struct btf *vmlinux;
 	char names[2048] = "";
-	int hz = 499, n = 0, c, ncpus, sig;
+	int hz = 499, n = 0, c, ncpus, sig, syscalls_only = 0;
 	sigset_t set;
 
-	while ((c = getopt(argc, argv, "F:")) != -1) {
-		if (c != 'F') {
-			fprintf(stderr, "usage: bpf_floor [-F HZ]\n");
+	while ((c = getopt(argc, argv, "F:s")) != -1) {
+		if (c == 'F') {
+			hz = atoi(optarg);
+		} else if (c == 's') {
+			syscalls_only = 1;
+		} else {
+			fprintf(stderr, "usage: bpf_floor [-F HZ] [-s]\n");
 			return 2;
 		}
-		hz = atoi(optarg);
 	}
 	libbpf_set_print(quiet);
 	vmlinux = btf__load_vmlinux_btf();
@@ -75,10 +83,12 @@ int main(int argc, char **argv)
 	}
 	bpf_object__for_each_program(prog, skel->obj) {
 		const char *sec = bpf_program__section_name(prog);
-		int on = strstr(sec, "perf_event") ? hz > 0 : tracepoint_known(vmlinux, sec);
+		int sys = strstr(sec, "syscalls/") != NULL;
+		int on = strstr(sec, "perf_event") ? hz > 0 && !syscalls_only
+						   : sys == syscalls_only && tracepoint_known(vmlinux, sec);
 
 		bpf_program__set_autoload(prog, on);
-		if (!on)
+		if (!on && sys == syscalls_only)
 			fprintf(stderr, "bpf_floor: %s left out (not on this kernel)\n", sec);
 	}
 	if (floor_bpf__load(skel)) {
