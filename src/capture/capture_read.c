@@ -286,6 +286,20 @@ static void read_clock_stats(json_object *o, struct clock_stats *s, struct clock
 		s->per_s[k] = NAN;
 }
 
+/* The capture's syscall_method as one of the writer's own literals (the
+ * JSON tree's strings do not outlive the read); NULL when absent (older
+ * captures, which always counted) or unknown. */
+static const char *syscall_method(json_object *o)
+{
+	static const char *const known[] = { "fentry", "tracepoint", "raw_syscalls", "sampled" };
+	const char *m = jstr(o, "syscall_method");
+
+	for (size_t i = 0; m && i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(m, known[i]))
+			return known[i];
+	return NULL;
+}
+
 static int read_clock(json_object *o, struct capture *cap)
 {
 	json_object *a = jarray(o, "processes");
@@ -299,6 +313,7 @@ static int read_clock(json_object *o, struct capture *cap)
 	ci->idle_samples = jcount(o, "idle_samples");
 	ci->update_failed = jcount(o, "lost_samples");
 	ci->evictions = jcount(o, "evicted_threads");
+	ci->syscall_method = syscall_method(o);
 	ci->procs = calloc(n ? n : 1, sizeof(*ci->procs));
 	if (!ci->procs)
 		return -ENOMEM;

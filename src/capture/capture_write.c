@@ -189,7 +189,8 @@ static void clock_fields(json_object *o, const struct clock_stats *s, const stru
 	json_object_object_add(o, "clock_syscalls_per_s", num(s->reads_per_s));
 }
 
-static json_object *clock_process(const struct clock_proc_stats *p, const struct clock_fn_table *fns)
+static json_object *clock_process(const struct clock_proc_stats *p, const struct clock_fn_table *fns,
+				   bool counted)
 {
 	json_object *o = json_object_new_object(), *classes = json_object_new_array();
 	json_object *fn = json_object_new_object(), *sys = json_object_new_object();
@@ -201,8 +202,9 @@ static json_object *clock_process(const struct clock_proc_stats *p, const struct
 		if (p->total.vdso[i])
 			json_object_object_add(fn, clock_fn_name(fns, i), u64(p->total.vdso[i]));
 	json_object_object_add(o, "vdso_samples", fn);
+	/* sampled: nothing counted the calls; null, not 0 */
 	for (int k = 0; k < DBT_CLOCK_SYS_N; k++)
-		json_object_object_add(sys, clock_sys_name(k), u64(p->total.syscalls[k]));
+		json_object_object_add(sys, clock_sys_name(k), counted ? u64(p->total.syscalls[k]) : NULL);
 	json_object_object_add(o, "clock_syscalls", sys);
 	for (int k = 0; k < p->n_classes; k++) {
 		json_object *c = json_object_new_object();
@@ -222,12 +224,15 @@ static json_object *clock_object(const struct clock_interval *iv, const struct c
 	int shown = iv->n_procs < CAPTURE_MAX_PROCS ? iv->n_procs : CAPTURE_MAX_PROCS;
 
 	json_object_object_add(o, "sample_hz", json_object_new_int((int)hz));
+	json_object_object_add(o, "syscall_method",
+			       json_object_new_string(iv->syscall_method ? iv->syscall_method : "sampled"));
 	json_object_object_add(o, "samples", u64(iv->samples));
 	json_object_object_add(o, "idle_samples", u64(iv->idle_samples));
 	json_object_object_add(o, "lost_samples", u64(iv->update_failed));
 	json_object_object_add(o, "evicted_threads", u64(iv->evictions));
 	for (int i = 0; i < shown; i++)
-		json_object_array_add(a, clock_process(&iv->procs[i], fns));
+		json_object_array_add(a, clock_process(&iv->procs[i], fns,
+						       clock_syscalls_counted(iv->syscall_method)));
 	json_object_object_add(o, "processes", a);
 	json_object_object_add(o, "processes_omitted", json_object_new_int(iv->n_procs - shown));
 	return o;

@@ -244,6 +244,7 @@ int clock_collector_read(struct clock_collector *c, struct clock_snapshot *snap)
 	if (err)
 		return err;
 	memset(&snap->stats, 0, sizeof(snap->stats));
+	snap->syscall_method = c->syscall_method;
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		snap->stats.samples += c->stats[cpu].samples;
 		snap->stats.idle_samples += c->stats[cpu].idle_samples;

@@ -126,6 +126,7 @@ int clock_snapshot_copy(struct clock_snapshot *dst, const struct clock_snapshot 
 	dst->n = src->n;
 	dst->mono_ns = src->mono_ns;
 	dst->stats = src->stats;
+	dst->syscall_method = src->syscall_method;
 	return 0;
 }
 
@@ -271,6 +272,27 @@ static int build_proc(const struct tgroups *g, const struct tgroup_proc *gp,
 	return 0;
 }
 
+bool clock_syscalls_counted(const char *method)
+{
+	return !method || strcmp(method, "sampled");
+}
+
+/* Sampled: nothing counted the calls, so their rates are unknown, not 0
+ * (the sampled share, sys_pct, is the measurement then). */
+static void uncount_stats(struct clock_stats *s)
+{
+	for (int k = 0; k < DBT_CLOCK_SYS_N; k++)
+		s->per_s[k] = NAN;
+	s->reads_per_s = NAN;
+}
+
+static void uncount_proc(struct clock_proc_stats *p)
+{
+	uncount_stats(&p->total);
+	for (int c = 0; c < p->n_classes; c++)
+		uncount_stats(&p->classes[c]);
+}
+
 int clock_interval_compute(const struct clock_snapshot *prev, const struct clock_snapshot *cur,
 			   const struct tclass_classifier *classifier, const struct tgroup_namer *namer,
 			   const struct sched_filter *filter, struct clock_interval *out)
@@ -288,6 +310,7 @@ int clock_interval_compute(const struct clock_snapshot *prev, const struct clock
 	out->update_failed = counter_delta(prev->stats.update_failed, cur->stats.update_failed);
 	/* entries are never deleted: every one made is live or was evicted */
 	out->evictions = counter_delta(evicted(prev), evicted(cur));
+	out->syscall_method = cur->syscall_method;
 	if (!cur->n)
 		return 0;
 	act = malloc(sizeof(*act) * (size_t)cur->n);
@@ -333,6 +356,9 @@ int clock_interval_compute(const struct clock_snapshot *prev, const struct clock
 		out->n_procs++;
 	}
 	qsort(out->procs, (size_t)out->n_procs, sizeof(*out->procs), proc_cmp);
+	if (!clock_syscalls_counted(out->syscall_method))
+		for (int i = 0; i < out->n_procs; i++)
+			uncount_proc(&out->procs[i]);
 out:
 	tgroups_free(&g);
 	free(act);

@@ -24,6 +24,10 @@ struct clock_snapshot {
 	int n, cap;
 	/* the family's own counters, summed over CPUs, cumulative */
 	struct dbt_clock_stats stats;
+	/* how clock syscalls were measured: "fentry", "tracepoint",
+	 * "raw_syscalls" (counted) or "sampled" (a share of CPU samples,
+	 * no counts); NULL in captures older than the field: counted */
+	const char *syscall_method;
 };
 
 /* Names of the vDSO function slots and the ranges the kernel side gets. */
@@ -74,7 +78,12 @@ struct clock_interval {
 	/* the family over the window (all CPUs) */
 	uint64_t samples, idle_samples, kthread_samples, update_failed;
 	uint64_t evictions;            /* threads whose counters the LRU map dropped */
+	const char *syscall_method;    /* the snapshot's; rates NAN when "sampled" */
 };
+
+/* Whether method counts clock syscalls (NULL: an older capture, which
+ * always did). */
+bool clock_syscalls_counted(const char *method);
 
 void clock_snapshot_init(struct clock_snapshot *s);
 void clock_snapshot_free(struct clock_snapshot *s);
