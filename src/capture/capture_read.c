@@ -234,7 +234,7 @@ static int read_processes(json_object *a, struct sched_summary *s, double second
 	s->procs = calloc(n ? n : 1, sizeof(*s->procs));
 	if (!s->procs)
 		return -ENOMEM;
-	s->cap = (int)n;
+	s->cap = n;
 	s->seconds = seconds;
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(a, i), *cls = jarray(o, "classes");

@@ -1,4 +1,5 @@
 #include "model/clock_model.h"
+#include "core/vec.h"
 #include "model/hist.h"
 
 #include <errno.h>
@@ -69,26 +70,9 @@ void clock_snapshot_free(struct clock_snapshot *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int reserve(struct clock_snapshot *s, int want)
-{
-	struct clock_thread_sample *t;
-	int cap = s->cap ? s->cap : 256;
-
-	if (want <= s->cap)
-		return 0;
-	while (cap < want)
-		cap *= 2;
-	t = realloc(s->t, sizeof(*t) * (size_t)cap);
-	if (!t)
-		return -ENOMEM;
-	s->t = t;
-	s->cap = cap;
-	return 0;
-}
-
 struct clock_thread_sample *clock_snapshot_add(struct clock_snapshot *s)
 {
-	if (reserve(s, s->n + 1))
+	if (VEC_RESERVE(s->t, s->cap, (size_t)s->n + 1))
 		return NULL;
 	memset(&s->t[s->n], 0, sizeof(s->t[0]));
 	return &s->t[s->n++];
@@ -119,7 +103,7 @@ const struct clock_thread_sample *clock_snapshot_find(const struct clock_snapsho
 
 int clock_snapshot_copy(struct clock_snapshot *dst, const struct clock_snapshot *src)
 {
-	if (reserve(dst, src->n))
+	if (VEC_RESERVE(dst->t, dst->cap, src->n))
 		return -ENOMEM;
 	if (src->n)
 		memcpy(dst->t, src->t, sizeof(src->t[0]) * (size_t)src->n);

@@ -5,6 +5,7 @@
 #define DBTRACE_MODEL_CLOCK_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "dbtrace/clock.h"
 #include "model/sched_model.h"
@@ -21,7 +22,8 @@ struct clock_thread_sample {
 struct clock_snapshot {
 	uint64_t mono_ns;
 	struct clock_thread_sample *t; /* sorted by tid */
-	int n, cap;
+	int n;
+	size_t cap;
 	/* the family's own counters, summed over CPUs, cumulative */
 	struct dbt_clock_stats stats;
 };

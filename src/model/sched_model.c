@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "model/sched_model.h"
+#include "core/vec.h"
 #include "model/hist.h"
 
 #include <errno.h>
@@ -21,15 +22,8 @@ void sched_snapshot_free(struct sched_snapshot *s)
 
 struct sched_thread_sample *sched_snapshot_add(struct sched_snapshot *s)
 {
-	if (s->n == s->cap) {
-		int cap = s->cap ? s->cap * 2 : 256;
-		struct sched_thread_sample *t = realloc(s->t, sizeof(*t) * (size_t)cap);
-
-		if (!t)
-			return NULL;
-		s->t = t;
-		s->cap = cap;
-	}
+	if (VEC_RESERVE(s->t, s->cap, (size_t)s->n + 1))
+		return NULL;
 	memset(&s->t[s->n], 0, sizeof(s->t[0]));
 	return &s->t[s->n++];
 }
@@ -335,6 +329,7 @@ int sched_interval_copy(struct sched_interval *dst, const struct sched_interval 
 
 		*p = src->procs[i];
 		p->classes = malloc(sizeof(*p->classes) * (size_t)(p->n_classes ? p->n_classes : 1));
+		p->classes_cap = 0;   /* sized once */
 		if (!p->classes) {
 			sched_interval_free(dst);
 			return -ENOMEM;
@@ -352,10 +347,8 @@ static struct sched_class_stats *summary_class(struct sched_proc_stats *p, const
 	for (int i = 0; i < p->n_classes; i++)
 		if (!strcmp(p->classes[i].name, name))
 			return &p->classes[i];
-	c = realloc(p->classes, sizeof(*c) * (size_t)(p->n_classes + 1));
-	if (!c)
+	if (VEC_RESERVE(p->classes, p->classes_cap, (size_t)p->n_classes + 1))
 		return NULL;
-	p->classes = c;
 	c = &p->classes[p->n_classes++];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->name, sizeof(c->name), "%s", name);
@@ -369,15 +362,8 @@ static struct sched_proc_stats *summary_proc(struct sched_summary *s, const stru
 	for (int i = 0; i < s->n_procs; i++)
 		if (s->procs[i].pid == src->pid)
 			return &s->procs[i];
-	if (s->n_procs == s->cap) {
-		int cap = s->cap ? s->cap * 2 : 32;
-
-		p = realloc(s->procs, sizeof(*p) * (size_t)cap);
-		if (!p)
-			return NULL;
-		s->procs = p;
-		s->cap = cap;
-	}
+	if (VEC_RESERVE(s->procs, s->cap, (size_t)s->n_procs + 1))
+		return NULL;
 	p = &s->procs[s->n_procs++];
 	memset(p, 0, sizeof(*p));
 	p->pid = src->pid;

@@ -4,6 +4,7 @@
 #define DBTRACE_MODEL_SCHED_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "dbtrace/hist.h"
 #include "dbtrace/sched.h"
@@ -28,7 +29,8 @@ struct sched_thread_sample {
 struct sched_snapshot {
 	uint64_t mono_ns;
 	struct sched_thread_sample *t; /* sorted by tid */
-	int n, cap;
+	int n;
+	size_t cap;
 	/* what the kernel recorded per thread during the interval ending at
 	 * this snapshot, parallel to t (NULL: none). Borrowed from the
 	 * collector and valid for the newest snapshot only: the model reads
@@ -65,6 +67,7 @@ struct sched_proc_stats {
 	struct sched_class_stats total;
 	struct sched_class_stats *classes;
 	int n_classes;
+	size_t classes_cap;            /* the summary grows classes; 0: sized once */
 };
 
 struct sched_interval {
@@ -109,7 +112,8 @@ void sched_class_finish(struct sched_class_stats *c, double dt_s);
 /* Whole-capture summary: the sum of the intervals per (pid, class). */
 struct sched_summary {
 	struct sched_proc_stats *procs;
-	int n_procs, cap;
+	int n_procs;
+	size_t cap;
 	double seconds;
 };
 
