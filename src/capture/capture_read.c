@@ -192,6 +192,7 @@ static void read_class(json_object *o, struct sched_class_stats *c)
 	const char *ran = jstr(o, "cpus_ran_on");
 
 	memset(c, 0, sizeof(*c));
+	c->map_class = -1;
 	jcopy(c->name, sizeof(c->name), o, "name");
 	c->threads = (int)jint(o, "threads", 0);
 	c->oncpu_pct = jnum(o, "oncpu_pct");
@@ -229,7 +230,7 @@ static int read_processes(json_object *a, struct sched_summary *s, double second
 	s->procs = calloc(n ? n : 1, sizeof(*s->procs));
 	if (!s->procs)
 		return -ENOMEM;
-	s->cap = (int)n;
+	s->cap = n;
 	s->seconds = seconds;
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(a, i), *cls = jarray(o, "classes");
@@ -237,6 +238,7 @@ static int read_processes(json_object *a, struct sched_summary *s, double second
 		size_t nc = cls ? json_object_array_length(cls) : 0;
 
 		p->pid = (int)jint(o, "pid", 0);
+		p->map_group = -1;
 		jcopy(p->comm, sizeof(p->comm), o, "comm");
 		jcopy(p->cpus_allowed, sizeof(p->cpus_allowed), o, "cpus_allowed");
 		read_class(o, &p->total);
@@ -271,6 +273,7 @@ static void read_clock_stats(json_object *o, struct clock_stats *s, struct clock
 	const char *top = jstr(o, "vdso_top_function");
 
 	memset(s, 0, sizeof(*s));
+	s->map_class = -1;
 	jcopy(s->name, sizeof(s->name), o, "name");
 	s->threads = (int)jint(o, "threads", 0);
 	s->samples = jcount(o, "samples");
@@ -324,6 +327,7 @@ static int read_clock(json_object *o, struct capture *cap)
 		size_t nc = cls ? json_object_array_length(cls) : 0;
 
 		ps->pid = (int)jint(p, "pid", 0);
+		ps->map_group = -1;
 		jcopy(ps->comm, sizeof(ps->comm), p, "comm");
 		read_clock_stats(p, &ps->total, &cap->clock_fns);
 		snprintf(ps->total.name, sizeof(ps->total.name), "%s", ps->comm);

@@ -1,4 +1,5 @@
 #include "model/clock_model.h"
+#include "core/vec.h"
 #include "model/hist.h"
 
 #include <errno.h>
@@ -69,26 +70,9 @@ void clock_snapshot_free(struct clock_snapshot *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int reserve(struct clock_snapshot *s, int want)
-{
-	struct clock_thread_sample *t;
-	int cap = s->cap ? s->cap : 256;
-
-	if (want <= s->cap)
-		return 0;
-	while (cap < want)
-		cap *= 2;
-	t = realloc(s->t, sizeof(*t) * (size_t)cap);
-	if (!t)
-		return -ENOMEM;
-	s->t = t;
-	s->cap = cap;
-	return 0;
-}
-
 struct clock_thread_sample *clock_snapshot_add(struct clock_snapshot *s)
 {
-	if (reserve(s, s->n + 1))
+	if (VEC_RESERVE(s->t, s->cap, (size_t)s->n + 1))
 		return NULL;
 	memset(&s->t[s->n], 0, sizeof(s->t[0]));
 	return &s->t[s->n++];
@@ -119,7 +103,7 @@ const struct clock_thread_sample *clock_snapshot_find(const struct clock_snapsho
 
 int clock_snapshot_copy(struct clock_snapshot *dst, const struct clock_snapshot *src)
 {
-	if (reserve(dst, src->n))
+	if (VEC_RESERVE(dst->t, dst->cap, src->n))
 		return -ENOMEM;
 	if (src->n)
 		memcpy(dst->t, src->t, sizeof(src->t[0]) * (size_t)src->n);
@@ -243,29 +227,61 @@ static bool wanted(const struct sched_filter *f, int pid)
 	return false;
 }
 
-/* Sums one process's classes from the per-thread deltas. */
-static int build_proc(const struct tgroups *g, const struct tgroup_proc *gp,
-		      const struct clock_stats *delta, double dt_s, struct clock_proc_stats *p)
+int clock_window_threads(const struct clock_snapshot *prev, const struct clock_snapshot *cur,
+			 struct class_map_input *in)
 {
+	for (int i = 0; i < cur->n; i++) {
+		const struct clock_thread_sample *b = &cur->t[i];
+		const struct clock_thread_sample *a = clock_snapshot_find(prev, b->tid);
+		struct clock_stats d;
+
+		thread_delta(a ? &a->c : NULL, &b->c, &d);
+		if (active(&d) && class_map_input_add(in, b->c.pid, b->tid, b->c.comm, NULL))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A group's name as the window shows it: its leader's comm if the leader
+ * was active, else its lowest active tid's (threads come by tid). */
+struct group_seen {
+	int threads;
+	char comm[TCLASS_COMM_LEN];
+};
+
+static void group_see(struct group_seen *g, const struct clock_thread_sample *t)
+{
+	if (!g->threads++ || t->tid == t->c.pid)
+		snprintf(g->comm, sizeof(g->comm), "%s", t->c.comm);
+}
+
+/* One process from its group's class sums acc (indexed by map class). */
+static int build_proc(const struct class_map *map, size_t group, const struct clock_stats *acc,
+		      const char *comm, double dt_s, struct clock_proc_stats *p)
+{
+	const struct class_map_group *g = &map->groups[group];
+
 	memset(p, 0, sizeof(*p));
-	p->pid = (int)gp->pid;
-	snprintf(p->comm, sizeof(p->comm), "%s", gp->comm);
-	snprintf(p->total.name, sizeof(p->total.name), "%s", gp->comm);
-	p->classes = calloc((size_t)gp->n_classes, sizeof(*p->classes));
+	p->pid = (int)g->pid;
+	p->map_group = (int)group;
+	snprintf(p->comm, sizeof(p->comm), "%s", comm);
+	snprintf(p->total.name, sizeof(p->total.name), "%s", comm);
+	p->total.map_class = -1;
+	p->classes = malloc(sizeof(*p->classes) * (g->n_classes ? g->n_classes : 1));
 	if (!p->classes)
 		return -ENOMEM;
-	for (int c = 0; c < gp->n_classes; c++)
-		snprintf(p->classes[c].name, sizeof(p->classes[c].name), "%s",
-			 g->class_name[gp->first_class + c]);
-	for (int k = gp->first; k < gp->first + gp->n; k++) {
-		int ti = g->order[k];
+	/* the classes with a thread active in the window */
+	for (size_t c = g->first_class; c < g->first_class + g->n_classes; c++) {
+		struct clock_stats *row = &p->classes[p->n_classes];
 
-		stats_add(&p->classes[g->class_of[ti] - gp->first_class], &delta[ti]);
-	}
-	p->n_classes = gp->n_classes;
-	for (int c = 0; c < p->n_classes; c++) {
-		stats_add(&p->total, &p->classes[c]);
-		clock_stats_finish(&p->classes[c], dt_s);
+		if (!acc[c].threads)
+			continue;
+		*row = acc[c];
+		snprintf(row->name, sizeof(row->name), "%s", map->classes[c].name);
+		row->map_class = (int)c;
+		stats_add(&p->total, row);
+		clock_stats_finish(row, dt_s);
+		p->n_classes++;
 	}
 	clock_stats_finish(&p->total, dt_s);
 	qsort(p->classes, (size_t)p->n_classes, sizeof(*p->classes), class_cmp);
@@ -294,13 +310,12 @@ static void uncount_proc(struct clock_proc_stats *p)
 }
 
 int clock_interval_compute(const struct clock_snapshot *prev, const struct clock_snapshot *cur,
-			   const struct tclass_classifier *classifier, const struct tgroup_namer *namer,
-			   const struct sched_filter *filter, struct clock_interval *out)
+			   const struct class_map *map, const struct sched_filter *filter,
+			   struct clock_interval *out)
 {
-	struct tgroup_thread *act = NULL;
-	struct clock_stats *delta = NULL;
-	struct tgroups g = { 0 };
-	int n = 0, err = 0;
+	struct clock_stats *acc = NULL;        /* per class of the map */
+	struct group_seen *seen = NULL;        /* per group of the map */
+	int err = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->dt_s = (double)(cur->mono_ns - prev->mono_ns) / 1e9;
@@ -311,41 +326,36 @@ int clock_interval_compute(const struct clock_snapshot *prev, const struct clock
 	/* entries are never deleted: every one made is live or was evicted */
 	out->evictions = counter_delta(evicted(prev), evicted(cur));
 	out->syscall_method = cur->syscall_method;
-	if (!cur->n)
+	if (!cur->n || !map->n_groups)
 		return 0;
-	act = malloc(sizeof(*act) * (size_t)cur->n);
-	delta = malloc(sizeof(*delta) * (size_t)cur->n);
-	if (!act || !delta) {
+	acc = calloc(map->n_classes ? map->n_classes : 1, sizeof(*acc));
+	seen = calloc(map->n_groups, sizeof(*seen));
+	out->procs = calloc(map->n_groups, sizeof(*out->procs));
+	if (!acc || !seen || !out->procs) {
 		err = -ENOMEM;
 		goto out;
 	}
-	/* only the threads that did something in the window are named */
 	for (int i = 0; i < cur->n; i++) {
 		const struct clock_thread_sample *b = &cur->t[i];
 		const struct clock_thread_sample *a = clock_snapshot_find(prev, b->tid);
+		const struct class_map_member *m;
+		struct clock_stats d;
 
-		thread_delta(a ? &a->c : NULL, &b->c, &delta[n]);
-		if (!active(&delta[n]) || !wanted(filter, (int)b->c.pid))
+		thread_delta(a ? &a->c : NULL, &b->c, &d);
+		if (!active(&d) || !wanted(filter, (int)b->c.pid))
 			continue;
-		act[n].pid = b->c.pid;
-		act[n].tid = b->tid;
-		act[n].comm = b->c.comm;
-		n++;
+		m = class_map_find(map, b->c.pid, b->tid);
+		if (!m)
+			continue;
+		stats_add(&acc[m->cls], &d);
+		group_see(&seen[m->group], b);
 	}
-	if (!n)
-		goto out;
-	err = tgroups_build(act, n, classifier, namer, &g);
-	if (err)
-		goto out;
-	out->procs = calloc((size_t)g.n_procs, sizeof(*out->procs));
-	if (!out->procs) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (int i = 0; i < g.n_procs; i++) {
+	for (size_t g = 0; g < map->n_groups; g++) {
 		struct clock_proc_stats *p = &out->procs[out->n_procs];
 
-		err = build_proc(&g, &g.procs[i], delta, out->dt_s, p);
+		if (!seen[g].threads)
+			continue;
+		err = build_proc(map, g, acc, seen[g].comm, out->dt_s, p);
 		if (err)
 			goto out;
 		/* the process comm is known only once its threads are grouped */
@@ -360,72 +370,48 @@ int clock_interval_compute(const struct clock_snapshot *prev, const struct clock
 		for (int i = 0; i < out->n_procs; i++)
 			uncount_proc(&out->procs[i]);
 out:
-	tgroups_free(&g);
-	free(act);
-	free(delta);
+	free(acc);
+	free(seen);
 	if (err)
 		clock_interval_free(out);
 	return err;
 }
 
-static int sched_class_of(void *ctx, uint32_t pid, uint32_t tid, char *name, size_t len)
+int clock_vdso_share(const struct clock_interval *ci, const struct class_map *map,
+		     struct sched_interval *si)
 {
-	const struct clock_sched_namer *n = ctx;
-	const struct sched_thread_sample *t = sched_snapshot_find(n->s, tid);
+	const struct clock_stats **row = calloc(map->n_classes ? map->n_classes : 1, sizeof(*row));
+	const struct clock_proc_stats **proc = calloc(map->n_groups ? map->n_groups : 1, sizeof(*proc));
 
-	if (!t || t->pid != pid)
-		return -ENOENT;
-	snprintf(name, len, "%s", n->g.class_name[n->g.class_of[t - n->s->t]]);
-	return 0;
-}
-
-int clock_sched_namer_init(struct clock_sched_namer *n, const struct sched_snapshot *s,
-			   const struct tclass_classifier *classifier)
-{
-	struct tgroup_thread *t;
-	int err;
-
-	memset(n, 0, sizeof(*n));
-	t = malloc(sizeof(*t) * (size_t)(s->n ? s->n : 1));
-	if (!t)
+	if (!row || !proc) {
+		free(row);
+		free(proc);
 		return -ENOMEM;
-	/* indices into s->t, so a lookup by tid finds the class directly */
-	for (int i = 0; i < s->n; i++) {
-		t[i].pid = s->t[i].pid;
-		t[i].tid = s->t[i].tid;
-		t[i].comm = s->t[i].comm;
 	}
-	err = tgroups_build(t, s->n, classifier, NULL, &n->g);
-	free(t);
-	if (err)
-		return err;
-	n->s = s;
-	n->namer.ctx = n;
-	n->namer.class_of = sched_class_of;
+	for (int i = 0; i < ci->n_procs; i++) {
+		const struct clock_proc_stats *cp = &ci->procs[i];
+
+		if (cp->map_group >= 0 && (size_t)cp->map_group < map->n_groups)
+			proc[cp->map_group] = cp;
+		for (int k = 0; k < cp->n_classes; k++)
+			if (cp->classes[k].map_class >= 0 &&
+			    (size_t)cp->classes[k].map_class < map->n_classes)
+				row[cp->classes[k].map_class] = &cp->classes[k];
+	}
+	for (int i = 0; i < si->n_procs; i++) {
+		struct sched_proc_stats *p = &si->procs[i];
+
+		if (p->map_group < 0 || (size_t)p->map_group >= map->n_groups || !proc[p->map_group])
+			continue;
+		p->total.vdso_pct = proc[p->map_group]->total.vdso_pct;
+		for (int k = 0; k < p->n_classes; k++) {
+			int c = p->classes[k].map_class;
+
+			if (c >= 0 && (size_t)c < map->n_classes && row[c])
+				p->classes[k].vdso_pct = row[c]->vdso_pct;
+		}
+	}
+	free(row);
+	free(proc);
 	return 0;
-}
-
-void clock_sched_namer_free(struct clock_sched_namer *n)
-{
-	tgroups_free(&n->g);
-	memset(n, 0, sizeof(*n));
-}
-
-const struct clock_proc_stats *clock_interval_proc(const struct clock_interval *iv, int pid)
-{
-	for (int i = 0; i < iv->n_procs; i++)
-		if (iv->procs[i].pid == pid)
-			return &iv->procs[i];
-	return NULL;
-}
-
-const struct clock_stats *clock_interval_class(const struct clock_interval *iv, int pid,
-					       const char *class_name)
-{
-	const struct clock_proc_stats *p = clock_interval_proc(iv, pid);
-
-	for (int i = 0; p && i < p->n_classes; i++)
-		if (!strcmp(p->classes[i].name, class_name))
-			return &p->classes[i];
-	return NULL;
 }

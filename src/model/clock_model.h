@@ -5,11 +5,12 @@
 #define DBTRACE_MODEL_CLOCK_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "dbtrace/clock.h"
+#include "model/class_map.h"
 #include "model/sched_model.h"
 #include "model/thread_class.h"
-#include "model/thread_groups.h"
 #include "sysinfo/vdso.h"
 
 /* One thread at one snapshot: the kernel's cumulative counters. */
@@ -21,7 +22,8 @@ struct clock_thread_sample {
 struct clock_snapshot {
 	uint64_t mono_ns;
 	struct clock_thread_sample *t; /* sorted by tid */
-	int n, cap;
+	int n;
+	size_t cap;
 	/* the family's own counters, summed over CPUs, cumulative */
 	struct dbt_clock_stats stats;
 	/* how clock syscalls were measured: "fentry", "tracepoint",
@@ -51,6 +53,8 @@ const char *clock_sys_name(int k);
 /* One class or one process over a window. */
 struct clock_stats {
 	char name[TCLASS_NAME_MAX];
+	int map_class;                 /* its class in the window's class_map; -1: none
+	                                  (a total, a capture read back) */
 	int threads;                   /* threads with a sample or a clock syscall */
 	uint64_t samples, user_samples, vdso_samples, sys_samples;
 	uint64_t vdso[DBT_CLOCK_FN_SLOTS];
@@ -65,6 +69,7 @@ struct clock_stats {
 
 struct clock_proc_stats {
 	int pid;
+	int map_group;                 /* its group in the window's class_map; -1: none */
 	char comm[16];
 	struct clock_stats total;
 	struct clock_stats *classes;   /* by vDSO samples, highest first */
@@ -95,39 +100,32 @@ const struct clock_thread_sample *clock_snapshot_find(const struct clock_snapsho
 /* Deep copy into dst (dst's buffer is reused). Returns 0 or -ENOMEM. */
 int clock_snapshot_copy(struct clock_snapshot *dst, const struct clock_snapshot *src);
 
+/* Adds the threads with a sample or a clock syscall between prev and cur
+ * (the ones a window's interval reports) to the input of a class map.
+ * Returns 0 or -ENOMEM. */
+int clock_window_threads(const struct clock_snapshot *prev, const struct clock_snapshot *cur,
+			 struct class_map_input *in);
+
 /* The window from prev to cur: per-thread deltas (a thread absent from
  * prev, or whose tid now belongs to another process, starts at 0) summed
- * per process and class. Threads with neither a sample nor a clock
- * syscall in the window are left out, and so are the processes filter
- * (the sched model's; NULL: all) does not want. namer may be NULL
- * (thread_class.h names the classes over the threads active in the
- * window). Returns 0 or -ENOMEM. */
+ * into the groups and classes of map, which holds the window's threads
+ * (clock_window_threads(); a thread it does not hold is left out).
+ * Threads with neither a sample nor a clock syscall in the window are
+ * left out, and so are the processes filter (the sched model's; NULL:
+ * all) does not want. A process is named after its threads in the
+ * window: the leader's comm, else the lowest tid's. Returns 0 or -ENOMEM. */
 int clock_interval_compute(const struct clock_snapshot *prev, const struct clock_snapshot *cur,
-			   const struct tclass_classifier *classifier, const struct tgroup_namer *namer,
-			   const struct sched_filter *filter, struct clock_interval *out);
+			   const struct class_map *map, const struct sched_filter *filter,
+			   struct clock_interval *out);
 void clock_interval_free(struct clock_interval *iv);
 
 /* Rates and shares from the raw sums over dt_s seconds. */
 void clock_stats_finish(struct clock_stats *s, double dt_s);
 
-/* Names threads exactly as the sched model names them in snapshot s
- * (thread_class.h's rules over all of a process's threads in s), so the
- * clock and sched tables of one interval group threads into the same
- * classes and the class view can put a vDSO % beside each sched class.
- * A thread s does not hold falls back to the clock model's own naming. */
-struct clock_sched_namer {
-	const struct sched_snapshot *s;
-	struct tgroups g;
-	struct tgroup_namer namer;     /* pass &namer to clock_interval_compute() */
-};
-
-int clock_sched_namer_init(struct clock_sched_namer *n, const struct sched_snapshot *s,
-			   const struct tclass_classifier *classifier);
-void clock_sched_namer_free(struct clock_sched_namer *n);
-
-/* Lookups for the outputs (the class view's vDSO % column). NULL: none. */
-const struct clock_proc_stats *clock_interval_proc(const struct clock_interval *iv, int pid);
-const struct clock_stats *clock_interval_class(const struct clock_interval *iv, int pid,
-					       const char *class_name);
+/* Puts the clock family's vDSO share beside each row of the sched view
+ * that has a clock row: si and ci were computed over the same map, so a
+ * class (and a group) has one index in both. Returns 0 or -ENOMEM. */
+int clock_vdso_share(const struct clock_interval *ci, const struct class_map *map,
+		     struct sched_interval *si);
 
 #endif

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "model/sched_model.h"
+#include "core/vec.h"
 #include "model/hist.h"
 
 #include <errno.h>
@@ -21,15 +22,8 @@ void sched_snapshot_free(struct sched_snapshot *s)
 
 struct sched_thread_sample *sched_snapshot_add(struct sched_snapshot *s)
 {
-	if (s->n == s->cap) {
-		int cap = s->cap ? s->cap * 2 : 256;
-		struct sched_thread_sample *t = realloc(s->t, sizeof(*t) * (size_t)cap);
-
-		if (!t)
-			return NULL;
-		s->t = t;
-		s->cap = cap;
-	}
+	if (VEC_RESERVE(s->t, s->cap, (size_t)s->n + 1))
+		return NULL;
 	memset(&s->t[s->n], 0, sizeof(s->t[0]));
 	return &s->t[s->n++];
 }
@@ -90,6 +84,17 @@ const struct sched_thread_sample *sched_snapshot_find(const struct sched_snapsho
 	int i = sched_snapshot_index(s, tid);
 
 	return i < 0 ? NULL : &s->t[i];
+}
+
+int sched_snapshot_threads(const struct sched_snapshot *s, struct class_map_input *in)
+{
+	for (int i = 0; i < s->n; i++) {
+		const struct sched_thread_sample *t = &s->t[i];
+
+		if (class_map_input_add(in, t->pid, t->tid, t->comm, t->pcomm))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 void sched_class_finish(struct sched_class_stats *c, double dt_s)
@@ -203,74 +208,40 @@ static int proc_by_oncpu_desc(const void *a, const void *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
-/* Indices of the snapshot's threads ordered by (pid, tid). */
-static int by_pid_then_tid(const void *a, const void *b, void *arg)
-{
-	const struct sched_thread_sample *t = arg;
-	const struct sched_thread_sample *x = &t[*(const int *)a], *y = &t[*(const int *)b];
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->tid < y->tid ? -1 : x->tid > y->tid;
-}
-
-/* Builds one process from the threads order[0..n) of cur. */
-static int build_proc(const struct sched_snapshot *prev, const struct sched_snapshot *cur,
-		      const int *order, int n, const struct tclass_classifier *classifier,
+/* One process from its group's class sums acc (indexed by map class). */
+static int build_proc(const struct class_map *map, size_t group, const struct sched_class_stats *acc,
 		      double dt_s, struct sched_proc_stats *p)
 {
-	struct tclass_thread *names = calloc((size_t)n, sizeof(*names));
-	struct tclass_result res = { 0 };
-	int err = -ENOMEM, k = 0;
+	const struct class_map_group *g = &map->groups[group];
+	int k = 0;
 
 	memset(p, 0, sizeof(*p));
-	if (!names)
+	p->classes = malloc(sizeof(*p->classes) * (g->n_classes ? g->n_classes : 1));
+	if (!p->classes)
 		return -ENOMEM;
-	for (int i = 0; i < n; i++) {
-		names[i].tid = cur->t[order[i]].tid;
-		names[i].comm = cur->t[order[i]].comm;
-	}
-	err = tclass_assign(classifier, names, (size_t)n, &res);
-	if (err)
-		goto out;
-	p->classes = calloc(res.n_classes ? res.n_classes : 1, sizeof(*p->classes));
-	if (!p->classes) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (size_t c = 0; c < res.n_classes; c++)
-		snprintf(p->classes[c].name, sizeof(p->classes[c].name), "%s", res.classes[c].name);
-	p->pid = (int)cur->t[order[0]].pid;
-	/* the group leader's comm names the process; its own sample is the
-	 * freshest (prctl renames), else any thread's record of it */
-	snprintf(p->comm, sizeof(p->comm), "%s",
-		 cur->t[order[0]].pcomm[0] ? cur->t[order[0]].pcomm : cur->t[order[0]].comm);
-	for (int i = 0; i < n; i++) {
-		const struct sched_thread_sample *b = &cur->t[order[i]];
-
-		if (b->tid == b->pid)
-			snprintf(p->comm, sizeof(p->comm), "%s", b->comm);
-		thread_add(&p->classes[res.class_of[i]], sched_snapshot_find(prev, b->tid), b,
-			   cur->ival ? &cur->ival[order[i]] : NULL);
-	}
+	p->pid = (int)g->pid;
+	p->map_group = (int)group;
+	snprintf(p->comm, sizeof(p->comm), "%s", g->comm);
 	/* keep only the classes that did something */
-	for (size_t c = 0; c < res.n_classes; c++) {
-		if (!active(&p->classes[c]))
+	for (size_t c = g->first_class; c < g->first_class + g->n_classes; c++) {
+		struct sched_class_stats *row = &p->classes[k];
+
+		if (!active(&acc[c]))
 			continue;
-		class_add(&p->total, &p->classes[c]);
-		p->total.threads += p->classes[c].threads;
-		sched_class_finish(&p->classes[c], dt_s);
-		p->classes[k++] = p->classes[c];
+		*row = acc[c];
+		snprintf(row->name, sizeof(row->name), "%s", map->classes[c].name);
+		row->map_class = (int)c;
+		class_add(&p->total, row);
+		p->total.threads += row->threads;
+		sched_class_finish(row, dt_s);
+		k++;
 	}
 	p->n_classes = k;
 	qsort(p->classes, (size_t)k, sizeof(*p->classes), by_oncpu_desc);
 	snprintf(p->total.name, sizeof(p->total.name), "%s", p->comm);
+	p->total.map_class = -1;
 	sched_class_finish(&p->total, dt_s);
-	err = 0;
-out:
-	tclass_result_free(&res);
-	free(names);
-	return err;
+	return 0;
 }
 
 void sched_interval_free(struct sched_interval *iv)
@@ -282,42 +253,44 @@ void sched_interval_free(struct sched_interval *iv)
 }
 
 int sched_interval_compute(const struct sched_snapshot *prev, const struct sched_snapshot *cur,
-			   const struct tclass_classifier *classifier,
-			   const struct sched_filter *filter, struct sched_interval *out)
+			   const struct class_map *map, const struct sched_filter *filter,
+			   struct sched_interval *out)
 {
-	int *order = NULL, err = 0;
+	struct sched_class_stats *acc = NULL;   /* per class of the map */
+	int err = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->dt_s = (double)(cur->mono_ns - prev->mono_ns) / 1e9;
-	if (!cur->n)
+	if (!cur->n || !map->n_groups)
 		return 0;
-	order = malloc(sizeof(*order) * (size_t)cur->n);
-	out->procs = calloc((size_t)cur->n, sizeof(*out->procs));
-	if (!order || !out->procs) {
+	acc = calloc(map->n_classes ? map->n_classes : 1, sizeof(*acc));
+	out->procs = calloc(map->n_groups, sizeof(*out->procs));
+	if (!acc || !out->procs) {
 		err = -ENOMEM;
 		goto out;
 	}
-	for (int i = 0; i < cur->n; i++)
-		order[i] = i;
-	qsort_r(order, (size_t)cur->n, sizeof(*order), by_pid_then_tid, cur->t);
-	for (int i = 0; i < cur->n;) {
-		int j = i;
+	for (int i = 0; i < cur->n; i++) {
+		const struct sched_thread_sample *b = &cur->t[i];
+		const struct class_map_member *m = class_map_find(map, b->pid, b->tid);
+
+		if (m)
+			thread_add(&acc[m->cls], sched_snapshot_find(prev, b->tid), b,
+				   cur->ival ? &cur->ival[i] : NULL);
+	}
+	for (size_t g = 0; g < map->n_groups; g++) {
 		struct sched_proc_stats *p = &out->procs[out->n_procs];
 
-		while (j < cur->n && cur->t[order[j]].pid == cur->t[order[i]].pid)
-			j++;
-		err = build_proc(prev, cur, order + i, j - i, classifier, out->dt_s, p);
+		err = build_proc(map, g, acc, out->dt_s, p);
 		if (err)
 			goto out;
 		if (p->n_classes && wanted(filter, p->pid, p->comm))
 			out->n_procs++;
 		else
 			free(p->classes);
-		i = j;
 	}
 	qsort(out->procs, (size_t)out->n_procs, sizeof(*out->procs), proc_by_oncpu_desc);
 out:
-	free(order);
+	free(acc);
 	if (err)
 		sched_interval_free(out);
 	return err;
@@ -335,6 +308,7 @@ int sched_interval_copy(struct sched_interval *dst, const struct sched_interval 
 
 		*p = src->procs[i];
 		p->classes = malloc(sizeof(*p->classes) * (size_t)(p->n_classes ? p->n_classes : 1));
+		p->classes_cap = 0;   /* sized once */
 		if (!p->classes) {
 			sched_interval_free(dst);
 			return -ENOMEM;
@@ -352,13 +326,12 @@ static struct sched_class_stats *summary_class(struct sched_proc_stats *p, const
 	for (int i = 0; i < p->n_classes; i++)
 		if (!strcmp(p->classes[i].name, name))
 			return &p->classes[i];
-	c = realloc(p->classes, sizeof(*c) * (size_t)(p->n_classes + 1));
-	if (!c)
+	if (VEC_RESERVE(p->classes, p->classes_cap, (size_t)p->n_classes + 1))
 		return NULL;
-	p->classes = c;
 	c = &p->classes[p->n_classes++];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->map_class = -1;   /* each interval had its own map */
 	return c;
 }
 
@@ -369,18 +342,13 @@ static struct sched_proc_stats *summary_proc(struct sched_summary *s, const stru
 	for (int i = 0; i < s->n_procs; i++)
 		if (s->procs[i].pid == src->pid)
 			return &s->procs[i];
-	if (s->n_procs == s->cap) {
-		int cap = s->cap ? s->cap * 2 : 32;
-
-		p = realloc(s->procs, sizeof(*p) * (size_t)cap);
-		if (!p)
-			return NULL;
-		s->procs = p;
-		s->cap = cap;
-	}
+	if (VEC_RESERVE(s->procs, s->cap, (size_t)s->n_procs + 1))
+		return NULL;
 	p = &s->procs[s->n_procs++];
 	memset(p, 0, sizeof(*p));
 	p->pid = src->pid;
+	p->map_group = -1;
+	p->total.map_class = -1;
 	return p;
 }
 

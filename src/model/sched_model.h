@@ -4,9 +4,11 @@
 #define DBTRACE_MODEL_SCHED_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "dbtrace/hist.h"
 #include "dbtrace/sched.h"
+#include "model/class_map.h"
 #include "model/thread_class.h"
 
 /* One thread at one snapshot: cumulative counters. Kept small: two
@@ -28,7 +30,8 @@ struct sched_thread_sample {
 struct sched_snapshot {
 	uint64_t mono_ns;
 	struct sched_thread_sample *t; /* sorted by tid */
-	int n, cap;
+	int n;
+	size_t cap;
 	/* what the kernel recorded per thread during the interval ending at
 	 * this snapshot, parallel to t (NULL: none). Borrowed from the
 	 * collector and valid for the newest snapshot only: the model reads
@@ -41,6 +44,8 @@ struct sched_snapshot {
 /* One class (or a whole process) over one interval or the whole capture. */
 struct sched_class_stats {
 	char name[TCLASS_NAME_MAX];
+	int map_class;                 /* its class in the interval's class_map; -1: none
+	                                  (a total, a summary, a capture read back) */
 	int threads;                   /* threads seen in the window */
 	double oncpu_pct;              /* 100 = one core */
 	double vol_per_s, invol_per_s, migrations_per_s;
@@ -60,11 +65,13 @@ struct sched_class_stats {
 
 struct sched_proc_stats {
 	int pid;
+	int map_group;                 /* its group in the interval's class_map; -1: none */
 	char comm[16];
 	char cpus_allowed[128];        /* cpulist, filled by the caller (I/O); "" unknown */
 	struct sched_class_stats total;
 	struct sched_class_stats *classes;
 	int n_classes;
+	size_t classes_cap;            /* the summary grows classes; 0: sized once */
 };
 
 struct sched_interval {
@@ -92,13 +99,16 @@ void sched_snapshot_sort(struct sched_snapshot *s);
 const struct sched_thread_sample *sched_snapshot_find(const struct sched_snapshot *s, uint32_t tid);
 /* Index of tid in s->t, or -1. */
 int sched_snapshot_index(const struct sched_snapshot *s, uint32_t tid);
+/* Adds s's threads to the input of a class map. Returns 0 or -ENOMEM. */
+int sched_snapshot_threads(const struct sched_snapshot *s, struct class_map_input *in);
 
-/* Computes the interval between two snapshots: per-thread deltas grouped
- * into processes and classes (thread_class rules and overrides). Threads
- * with no activity in the interval are left out. */
+/* Computes the interval between two snapshots: per-thread deltas summed
+ * into the groups and classes of map, which holds cur's threads (a thread
+ * it does not hold is left out). Classes with no activity in the interval
+ * are left out, and so are processes with none. */
 int sched_interval_compute(const struct sched_snapshot *prev, const struct sched_snapshot *cur,
-			   const struct tclass_classifier *classifier,
-			   const struct sched_filter *filter, struct sched_interval *out);
+			   const struct class_map *map, const struct sched_filter *filter,
+			   struct sched_interval *out);
 void sched_interval_free(struct sched_interval *iv);
 /* Deep copy (dst is overwritten, not freed first). */
 int sched_interval_copy(struct sched_interval *dst, const struct sched_interval *src);
@@ -109,7 +119,8 @@ void sched_class_finish(struct sched_class_stats *c, double dt_s);
 /* Whole-capture summary: the sum of the intervals per (pid, class). */
 struct sched_summary {
 	struct sched_proc_stats *procs;
-	int n_procs, cap;
+	int n_procs;
+	size_t cap;
 	double seconds;
 };
 

@@ -175,12 +175,19 @@ static int clock_summary(struct session_state *st, const struct clock_snapshot *
 			 struct session_result *res)
 {
 	struct finding_list whole = { 0 };
+	struct class_map_input in = { 0 };
+	struct class_map map = { 0 };
 	int err;
 
 	res->clock_fns = st->col->clock.fns;
 	res->clock_hz = st->col->clock.sample_hz;
-	err = clock_interval_compute(&st->clock_first, last, st->classifier, NULL, &st->filter,
-				     &res->clock);
+	err = clock_window_threads(&st->clock_first, last, &in);
+	if (!err)
+		err = class_map_build(&map, &in, st->classifier);
+	if (!err)
+		err = clock_interval_compute(&st->clock_first, last, &map, &st->filter, &res->clock);
+	class_map_free(&map);
+	class_map_input_free(&in);
 	if (!err)
 		err = gettimeofday_hotspot_check(&res->clock, &res->clock_fns, &st->clock_env,
 						 &st->gtod, -1, &whole);
@@ -199,24 +206,24 @@ static int clock_summary(struct session_state *st, const struct clock_snapshot *
 	return err;
 }
 
-/* The clock family's vDSO share beside each class of the sched view: both
- * name classes alike (the clock model uses the sched snapshot's names). */
-static void join_vdso(struct sched_interval *si, const struct clock_interval *ci)
+/* The tick's one thread -> class map, which the sched and clock intervals
+ * share: sched's threads, then the clock's threads active in the window
+ * (a thread both report keeps the class sched's view gives it). */
+static int tick_classes(const struct session_state *st, const struct world_snapshot *prev,
+			const struct world_snapshot *cur, struct class_map *map)
 {
-	for (int i = 0; i < si->n_procs; i++) {
-		struct sched_proc_stats *p = &si->procs[i];
-		const struct clock_proc_stats *cp = clock_interval_proc(ci, p->pid);
+	struct class_map_input in = { 0 };
+	int err = 0;
 
-		if (!cp)
-			continue;
-		p->total.vdso_pct = cp->total.vdso_pct;
-		for (int k = 0; k < p->n_classes; k++) {
-			const struct clock_stats *c = clock_interval_class(ci, p->pid, p->classes[k].name);
-
-			if (c)
-				p->classes[k].vdso_pct = c->vdso_pct;
-		}
-	}
+	if (cur->have_sched)
+		err = sched_snapshot_threads(&cur->sched, &in);
+	class_map_input_next_view(&in);
+	if (!err && cur->have_clock)
+		err = clock_window_threads(&prev->clock, &cur->clock, &in);
+	if (!err)
+		err = class_map_build(map, &in, st->classifier);
+	class_map_input_free(&in);
+	return err;
 }
 
 /* One tick: snapshot, model, findings, sink. */
@@ -228,6 +235,7 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 	struct clock_interval ci = { 0 }, *cip = NULL;
 	struct net_interval ni = { 0 }, *nip = NULL;
 	struct interval_view iv = { 0 };
+	struct class_map map = { 0 };
 	struct cpu_row total;
 	int err, rc;
 
@@ -236,27 +244,31 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 		return err;
 	cpu_rows_compute(&prev->cpu, &cur->cpu, st->rows);
 	cpu_rows_total(st->rows, st->col->ncpus, &total);
+	err = tick_classes(st, prev, cur, &map);
+	if (err)
+		return err;
 	if (cur->have_sched) {
-		err = sched_interval_compute(&prev->sched, &cur->sched, st->classifier, &st->filter, &si);
-		if (err)
+		err = sched_interval_compute(&prev->sched, &cur->sched, &map, &st->filter, &si);
+		if (err) {
+			class_map_free(&map);
 			return err;
+		}
 		sip = &si;
 	}
 	if (cur->have_clock) {
-		struct clock_sched_namer sn = { 0 };
-		bool named = cur->have_sched &&
-			     !clock_sched_namer_init(&sn, &cur->sched, st->classifier);
-
-		/* the sched model's classes, so the class view can join them */
-		err = clock_interval_compute(&prev->clock, &cur->clock, st->classifier,
-					     named ? &sn.namer : NULL, &st->filter, &ci);
-		clock_sched_namer_free(&sn);
+		err = clock_interval_compute(&prev->clock, &cur->clock, &map, &st->filter, &ci);
+		/* the class view's vDSO % beside each sched class */
+		if (!err && sip)
+			err = clock_vdso_share(&ci, &map, sip);
 		if (err) {
+			class_map_free(&map);
 			sched_interval_free(&si);
+			clock_interval_free(&ci);
 			return err;
 		}
 		cip = &ci;
 	}
+	class_map_free(&map);
 	if (cur->have_net) {
 		err = net_interval_compute(&prev->net, &cur->net, &st->net_filter, &ni);
 		if (err) {
@@ -266,8 +278,6 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 		}
 		nip = &ni;
 	}
-	if (sip && cip)
-		join_vdso(sip, cip);
 	err = judge(st, sip, cip, nip, res->intervals, res);
 	if (!err && sip)
 		err = sched_summary_add(&res->sched, sip);

@@ -31,6 +31,41 @@ static struct clock_thread_sample *add(struct clock_snapshot *s, uint32_t pid, u
 	return t;
 }
 
+/* The window's interval over a map of the window's threads (what the
+ * session does when the clock family runs alone). */
+static int compute(const struct clock_snapshot *a, const struct clock_snapshot *b,
+		   const struct sched_filter *filter, struct clock_interval *iv)
+{
+	struct class_map_input in = { 0 };
+	struct class_map map;
+	int err;
+
+	assert_int_equal(clock_window_threads(a, b, &in), 0);
+	assert_int_equal(class_map_build(&map, &in, NULL), 0);
+	err = clock_interval_compute(a, b, &map, filter, iv);
+	class_map_free(&map);
+	class_map_input_free(&in);
+	return err;
+}
+
+static const struct clock_proc_stats *proc_of(const struct clock_interval *iv, int pid)
+{
+	for (int i = 0; i < iv->n_procs; i++)
+		if (iv->procs[i].pid == pid)
+			return &iv->procs[i];
+	return NULL;
+}
+
+static const struct clock_stats *class_of(const struct clock_interval *iv, int pid, const char *name)
+{
+	const struct clock_proc_stats *p = proc_of(iv, pid);
+
+	for (int i = 0; p && i < p->n_classes; i++)
+		if (!strcmp(p->classes[i].name, name))
+			return &p->classes[i];
+	return NULL;
+}
+
 /* Deltas per thread, summed per class and process. */
 static void interval_sums(void **state)
 {
@@ -57,15 +92,15 @@ static void interval_sums(void **state)
 	clock_snapshot_sort(&a);
 	clock_snapshot_sort(&b);
 
-	assert_int_equal(clock_interval_compute(&a, &b, NULL, NULL, NULL, &iv), 0);
+	assert_int_equal(compute(&a, &b, NULL, &iv), 0);
 	assert_float_equal(iv.dt_s, 2.0, 1e-9);
 	assert_int_equal(iv.samples, 2000);
 	assert_int_equal(iv.idle_samples, 1000);
 	assert_int_equal(iv.evictions, 2);
 	assert_int_equal(iv.n_procs, 1);
-	p = clock_interval_proc(&iv, 10);
+	p = proc_of(&iv, 10);
 	assert_non_null(p);
-	assert_null(clock_interval_proc(&iv, 20));
+	assert_null(proc_of(&iv, 20));
 	assert_string_equal(p->comm, "app");
 	assert_int_equal(p->total.samples, 450);
 	assert_int_equal(p->total.vdso_samples, 130);
@@ -77,16 +112,16 @@ static void interval_sums(void **state)
 	/* classes: worker-* (two threads) and app; worker-* first (more clock) */
 	assert_int_equal(p->n_classes, 2);
 	assert_string_equal(p->classes[0].name, "worker-*");
-	c = clock_interval_class(&iv, 10, "worker-*");
+	c = class_of(&iv, 10, "worker-*");
 	assert_non_null(c);
 	assert_int_equal(c->threads, 2);
 	assert_int_equal(c->samples, 400);
 	assert_float_equal(c->vdso_pct, 32.5, 1e-9);
-	c = clock_interval_class(&iv, 10, "app");
+	c = class_of(&iv, 10, "app");
 	assert_float_equal(c->sys_pct, 80.0, 1e-9);
 	assert_int_equal(c->top_fn, -1);
 	assert_true(isnan(c->vdso_pct) == 0);
-	assert_null(clock_interval_class(&iv, 10, "nope"));
+	assert_null(class_of(&iv, 10, "nope"));
 	clock_interval_free(&iv);
 	clock_snapshot_free(&a);
 	clock_snapshot_free(&b);
@@ -106,7 +141,7 @@ static void reused_tid_and_reset(void **state)
 	add(&b, 40, 31, "new", 60, 6, 0, 0, 0);
 	clock_snapshot_sort(&a);
 	clock_snapshot_sort(&b);
-	assert_int_equal(clock_interval_compute(&a, &b, NULL, NULL, NULL, &iv), 0);
+	assert_int_equal(compute(&a, &b, NULL, &iv), 0);
 	assert_int_equal(iv.n_procs, 1);
 	assert_int_equal(iv.procs[0].pid, 40);
 	assert_int_equal(iv.procs[0].total.samples, 60);
@@ -131,11 +166,11 @@ static void filters(void **state)
 	add(&b, 1, 1, "one", 10, 0, 0, 0, 0);
 	add(&b, 2, 2, "two", 10, 0, 0, 0, 0);
 	clock_snapshot_sort(&b);
-	assert_int_equal(clock_interval_compute(&a, &b, NULL, NULL, &by_pid, &iv), 0);
+	assert_int_equal(compute(&a, &b, &by_pid, &iv), 0);
 	assert_int_equal(iv.n_procs, 1);
 	assert_int_equal(iv.procs[0].pid, 2);
 	clock_interval_free(&iv);
-	assert_int_equal(clock_interval_compute(&a, &b, NULL, NULL, &by_comm, &iv), 0);
+	assert_int_equal(compute(&a, &b, &by_comm, &iv), 0);
 	assert_int_equal(iv.n_procs, 1);
 	assert_int_equal(iv.procs[0].pid, 1);
 	clock_interval_free(&iv);
@@ -205,45 +240,181 @@ static void fn_table_from_image(void **state)
 	assert_string_equal(clock_fn_name(&t, 7), "f5");
 }
 
-/* Classes named from the sched snapshot: a pool the clock sampler saw
- * only one member of still gets the pool's name. */
-static void sched_namer_aligns_classes(void **state)
+static void sched_add(struct sched_snapshot *s, uint32_t pid, uint32_t tid, const char *comm,
+		      uint64_t oncpu_ns)
+{
+	struct sched_thread_sample *t = sched_snapshot_add(s);
+
+	assert_non_null(t);
+	t->pid = pid;
+	t->tid = tid;
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	t->oncpu_ns = oncpu_ns;
+}
+
+/* The session's tick: one map from sched's threads and the clock's
+ * active ones, both intervals over it. */
+static void tick_map(const struct sched_snapshot *ss, const struct clock_snapshot *a,
+		     const struct clock_snapshot *b, struct class_map *map)
+{
+	struct class_map_input in = { 0 };
+
+	assert_int_equal(sched_snapshot_threads(ss, &in), 0);
+	class_map_input_next_view(&in);
+	assert_int_equal(clock_window_threads(a, b, &in), 0);
+	assert_int_equal(class_map_build(map, &in, NULL), 0);
+	class_map_input_free(&in);
+}
+
+/* Classes named over the sched snapshot: a pool the clock sampler saw
+ * only one member of still gets the pool's name; a thread sched does not
+ * hold is named among the clock's threads. */
+static void sched_threads_name_classes(void **state)
 {
 	struct sched_snapshot ss;
 	struct clock_snapshot a, b;
-	struct clock_sched_namer sn;
 	struct clock_interval iv;
+	struct class_map map;
 	const char *comms[] = { "mysqld", "ib_io_rd-1", "ib_io_rd-2", "ib_io_rd-3" };
 
 	sched_snapshot_init(&ss);
-	for (int i = 0; i < 4; i++) {
-		struct sched_thread_sample *t = sched_snapshot_add(&ss);
-
-		assert_non_null(t);
-		t->pid = 50;
-		t->tid = 50 + (uint32_t)i;
-		snprintf(t->comm, sizeof(t->comm), "%s", comms[i]);
-	}
+	for (int i = 0; i < 4; i++)
+		sched_add(&ss, 50, 50 + (uint32_t)i, comms[i], 0);
 	sched_snapshot_sort(&ss);
 	clock_snapshot_init(&a);
 	clock_snapshot_init(&b);
 	b.mono_ns = 1000000000ull;
 	add(&b, 50, 52, "ib_io_rd-2", 100, 30, 0, 0, 0);   /* alone it would keep its comm */
 	add(&b, 60, 60, "other", 10, 0, 0, 0, 0);          /* not in the sched snapshot */
+	add(&b, 60, 61, "idle", 0, 0, 0, 0, 0);            /* did nothing: not named */
 	clock_snapshot_sort(&b);
 
-	assert_int_equal(clock_interval_compute(&a, &b, NULL, NULL, NULL, &iv), 0);
-	assert_non_null(clock_interval_class(&iv, 50, "ib_io_rd-2"));
+	assert_int_equal(compute(&a, &b, NULL, &iv), 0);
+	assert_non_null(class_of(&iv, 50, "ib_io_rd-2"));
 	clock_interval_free(&iv);
 
-	assert_int_equal(clock_sched_namer_init(&sn, &ss, NULL), 0);
-	assert_int_equal(clock_interval_compute(&a, &b, NULL, &sn.namer, NULL, &iv), 0);
-	assert_non_null(clock_interval_class(&iv, 50, "ib_io_rd-*"));
-	assert_null(clock_interval_class(&iv, 50, "ib_io_rd-2"));
-	assert_non_null(clock_interval_class(&iv, 60, "other"));
+	tick_map(&ss, &a, &b, &map);
+	assert_null(class_map_find(&map, 60, 61));
+	assert_int_equal(clock_interval_compute(&a, &b, &map, NULL, &iv), 0);
+	assert_non_null(class_of(&iv, 50, "ib_io_rd-*"));
+	assert_null(class_of(&iv, 50, "ib_io_rd-2"));
+	assert_string_equal(proc_of(&iv, 50)->comm, "ib_io_rd-2");   /* its active thread's */
+	assert_non_null(class_of(&iv, 60, "other"));
+	assert_int_equal(class_of(&iv, 60, "other")->threads, 1);
 	clock_interval_free(&iv);
-	clock_sched_namer_free(&sn);
+	class_map_free(&map);
+
+	/* a map without the window's threads leaves them out */
+	memset(&map, 0, sizeof(map));
+	assert_int_equal(clock_interval_compute(&a, &b, &map, NULL, &iv), 0);
+	assert_int_equal(iv.n_procs, 0);
+	assert_float_equal(iv.dt_s, 1.0, 1e-9);
+	clock_interval_free(&iv);
 	sched_snapshot_free(&ss);
+	clock_snapshot_free(&b);
+}
+
+/* A sched row: a class, or the process's total for a NULL name. */
+static const struct sched_class_stats *sched_row(const struct sched_interval *si, int pid,
+						 const char *name)
+{
+	for (int i = 0; i < si->n_procs; i++) {
+		const struct sched_proc_stats *p = &si->procs[i];
+
+		if (p->pid != pid)
+			continue;
+		if (!name)
+			return &p->total;
+		for (int k = 0; k < p->n_classes; k++)
+			if (!strcmp(p->classes[k].name, name))
+				return &p->classes[k];
+	}
+	fail_msg("no row %d/%s", pid, name ? name : "total");
+	return NULL;
+}
+
+/* A thread born since sched's read is named among the clock's threads of
+ * its process, and renames none of sched's classes. */
+static void newborn_named_among_clock_threads(void **state)
+{
+	struct sched_snapshot s0, s1;
+	struct clock_snapshot a, b;
+	struct sched_interval si;
+	struct clock_interval ci;
+	struct class_map map;
+
+	sched_snapshot_init(&s0);
+	sched_snapshot_init(&s1);
+	s1.mono_ns = 1000000000ull;
+	sched_add(&s1, 50, 50, "mysqld", 100);
+	sched_add(&s1, 50, 51, "ib_io_rd-1", 100);
+	sched_snapshot_sort(&s1);
+	clock_snapshot_init(&a);
+	clock_snapshot_init(&b);
+	b.mono_ns = 1000000000ull;
+	add(&b, 50, 51, "ib_io_rd-1", 10, 5, 0, 0, 0);
+	add(&b, 50, 57, "ib_io_rd-9", 10, 0, 0, 0, 0);     /* born since sched's read */
+	clock_snapshot_sort(&b);
+
+	tick_map(&s1, &a, &b, &map);
+	assert_int_equal(sched_interval_compute(&s0, &s1, &map, NULL, &si), 0);
+	assert_int_equal(clock_interval_compute(&a, &b, &map, NULL, &ci), 0);
+	assert_int_equal(si.procs[0].n_classes, 2);
+	assert_non_null(sched_row(&si, 50, "ib_io_rd-1"));   /* alone in sched's view */
+	assert_non_null(sched_row(&si, 50, "mysqld"));
+	assert_int_equal(class_of(&ci, 50, "ib_io_rd-1")->threads, 1);
+	assert_int_equal(class_of(&ci, 50, "ib_io_rd-*")->threads, 1);
+	assert_int_equal(proc_of(&ci, 50)->n_classes, 2);
+	clock_interval_free(&ci);
+	sched_interval_free(&si);
+	class_map_free(&map);
+	sched_snapshot_free(&s1);
+	clock_snapshot_free(&b);
+}
+
+/* The vDSO share reaches the sched row of the same class of the same
+ * process: two processes with a class of one name do not mix. */
+static void vdso_share_by_class_index(void **state)
+{
+	struct sched_snapshot s0, s1;
+	struct clock_snapshot a, b;
+	struct sched_interval si;
+	struct clock_interval ci;
+	struct class_map map;
+
+	sched_snapshot_init(&s0);
+	sched_snapshot_init(&s1);
+	s1.mono_ns = 1000000000ull;
+	sched_add(&s1, 50, 50, "db", 100);
+	sched_add(&s1, 50, 51, "w-1", 100);
+	sched_add(&s1, 50, 52, "w-2", 100);
+	sched_add(&s1, 70, 70, "db", 100);
+	sched_add(&s1, 70, 71, "w-1", 100);
+	sched_add(&s1, 70, 72, "w-2", 100);
+	sched_snapshot_sort(&s1);
+	clock_snapshot_init(&a);
+	clock_snapshot_init(&b);
+	b.mono_ns = 1000000000ull;
+	add(&b, 50, 51, "w-1", 100, 40, 0, 0, 0);          /* 40 % in the vDSO */
+	add(&b, 50, 50, "db", 100, 0, 0, 0, 0);
+	add(&b, 70, 70, "db", 100, 10, 0, 0, 0);           /* 10 %; its w-* read nothing */
+	clock_snapshot_sort(&b);
+
+	tick_map(&s1, &a, &b, &map);
+	assert_int_equal(sched_interval_compute(&s0, &s1, &map, NULL, &si), 0);
+	assert_int_equal(clock_interval_compute(&a, &b, &map, NULL, &ci), 0);
+	assert_int_equal(clock_vdso_share(&ci, &map, &si), 0);
+	assert_int_equal(si.n_procs, 2);
+	assert_float_equal(sched_row(&si, 50, "w-*")->vdso_pct, 40.0, 1e-9);
+	assert_float_equal(sched_row(&si, 50, "db")->vdso_pct, 0.0, 1e-9);
+	assert_float_equal(sched_row(&si, 50, NULL)->vdso_pct, 20.0, 1e-9);
+	assert_float_equal(sched_row(&si, 70, "db")->vdso_pct, 10.0, 1e-9);
+	assert_true(isnan(sched_row(&si, 70, "w-*")->vdso_pct));   /* no clock row */
+	assert_float_equal(sched_row(&si, 70, NULL)->vdso_pct, 10.0, 1e-9);
+	clock_interval_free(&ci);
+	sched_interval_free(&si);
+	class_map_free(&map);
+	sched_snapshot_free(&s1);
 	clock_snapshot_free(&b);
 }
 
@@ -262,7 +433,9 @@ int main(void)
 		cmocka_unit_test(filters),
 		cmocka_unit_test(snapshot_copy_and_find),
 		cmocka_unit_test(fn_table_from_image),
-		cmocka_unit_test(sched_namer_aligns_classes),
+		cmocka_unit_test(sched_threads_name_classes),
+		cmocka_unit_test(newborn_named_among_clock_threads),
+		cmocka_unit_test(vdso_share_by_class_index),
 		cmocka_unit_test(sys_names),
 	};
 

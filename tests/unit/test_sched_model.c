@@ -27,6 +27,23 @@ static struct sched_thread_sample *add(struct sched_snapshot *s, uint32_t tid, u
 	return t;
 }
 
+/* The interval over a map of cur's threads, as the session builds it. */
+static int compute(const struct sched_snapshot *a, const struct sched_snapshot *b,
+		   const struct tclass_classifier *c, const struct sched_filter *f,
+		   struct sched_interval *iv)
+{
+	struct class_map_input in = { 0 };
+	struct class_map map;
+	int err;
+
+	assert_int_equal(sched_snapshot_threads(b, &in), 0);
+	assert_int_equal(class_map_build(&map, &in, c), 0);
+	err = sched_interval_compute(a, b, &map, f, iv);
+	class_map_free(&map);
+	class_map_input_free(&in);
+	return err;
+}
+
 static const struct sched_class_stats *find_class(const struct sched_interval *iv, int pid,
 						  const char *name)
 {
@@ -91,7 +108,7 @@ static void test_classes_rates_and_deltas(void **state)
 	ival[3].runq_max_ns = 2000000;
 	b.ival = ival;
 
-	assert_int_equal(sched_interval_compute(&a, &b, NULL, NULL, &iv), 0);
+	assert_int_equal(compute(&a, &b, NULL, NULL, &iv), 0);
 	assert_int_equal(iv.n_procs, 1);
 	assert_string_equal(iv.procs[0].comm, "observer");
 	assert_int_equal(iv.procs[0].n_classes, 2);   /* the idle leader is left out */
@@ -132,17 +149,17 @@ static void test_filter_and_order(void **state)
 	add(&b, 400, 400, "java", NS / 2, 1, 1);
 	add(&b, 500, 500, "idle", 0, 0, 0);
 	sched_snapshot_sort(&b);
-	assert_int_equal(sched_interval_compute(&a, &b, NULL, NULL, &iv), 0);
+	assert_int_equal(compute(&a, &b, NULL, NULL, &iv), 0);
 	assert_int_equal(iv.n_procs, 2);                   /* "idle" did nothing */
 	assert_int_equal(iv.procs[0].pid, 400);            /* busiest first */
 	sched_interval_free(&iv);
-	assert_int_equal(sched_interval_compute(&a, &b, NULL, &f, &iv), 0);
+	assert_int_equal(compute(&a, &b, NULL, &f, &iv), 0);
 	assert_int_equal(iv.n_procs, 1);
 	assert_int_equal(iv.procs[0].pid, 300);
 	sched_interval_free(&iv);
 	f.n_pids = 0;
 	f.comm = "java";
-	assert_int_equal(sched_interval_compute(&a, &b, NULL, &f, &iv), 0);
+	assert_int_equal(compute(&a, &b, NULL, &f, &iv), 0);
 	assert_int_equal(iv.n_procs, 1);
 	assert_int_equal(iv.procs[0].pid, 400);
 	sched_interval_free(&iv);
@@ -167,7 +184,7 @@ static void test_overrides(void **state)
 	add(&b, 11, 10, "TNT_L0_1002", 1, 1, 1);
 	add(&b, 12, 10, "TNT_L0_1001", 1, 1, 1);
 	sched_snapshot_sort(&b);
-	assert_int_equal(sched_interval_compute(&a, &b, c, NULL, &iv), 0);
+	assert_int_equal(compute(&a, &b, c, NULL, &iv), 0);
 	assert_non_null(find_class(&iv, 10, "net"));
 	assert_int_equal(find_class(&iv, 10, "workers")->threads, 2);
 	sched_interval_free(&iv);
@@ -187,7 +204,7 @@ static void test_summary_sums_intervals(void **state)
 		add(&s[i], 7, 7, "pg", (uint64_t)i * NS / 4, (uint64_t)i * 100, 0);
 	}
 	for (int i = 1; i < 3; i++) {
-		assert_int_equal(sched_interval_compute(&s[i - 1], &s[i], NULL, NULL, &iv), 0);
+		assert_int_equal(compute(&s[i - 1], &s[i], NULL, NULL, &iv), 0);
 		assert_int_equal(sched_summary_add(&sum, &iv), 0);
 		sched_interval_free(&iv);
 	}
@@ -200,6 +217,82 @@ static void test_summary_sums_intervals(void **state)
 	sched_summary_free(&sum);
 	for (int i = 0; i < 3; i++)
 		sched_snapshot_free(&s[i]);
+}
+
+/* Rows carry their place in the map; a thread the map lacks is left out;
+ * the process is named by the threads' record of its comm when its
+ * leader is not among them. Summary rows span maps: they carry none. */
+static void test_map_indices(void **state)
+{
+	struct sched_snapshot a, b;
+	struct sched_interval iv;
+	struct sched_summary sum = { 0 };
+	struct class_map_input in = { 0 };
+	struct class_map map;
+	const struct class_map_member *m;
+
+	sched_snapshot_init(&a);
+	sched_snapshot_init(&b);
+	b.mono_ns = NS;
+	add(&b, 21, 20, "w-1", NS / 2, 1, 0);
+	add(&b, 22, 20, "w-2", NS / 2, 1, 0);
+	add(&b, 31, 30, "late", NS / 2, 1, 0);   /* born after the map was built */
+	sched_snapshot_sort(&b);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(class_map_input_add(&in, b.t[i].pid, b.t[i].tid, b.t[i].comm,
+						     b.t[i].pcomm), 0);
+	assert_int_equal(class_map_build(&map, &in, NULL), 0);
+	assert_int_equal(sched_interval_compute(&a, &b, &map, NULL, &iv), 0);
+	assert_int_equal(iv.n_procs, 1);
+	assert_int_equal(iv.procs[0].pid, 20);
+	assert_string_equal(iv.procs[0].comm, "observer");
+	assert_int_equal(iv.procs[0].n_classes, 1);
+	m = class_map_find(&map, 20, 21);
+	assert_int_equal(iv.procs[0].map_group, (int)m->group);
+	assert_int_equal(iv.procs[0].classes[0].map_class, (int)m->cls);
+	assert_int_equal(iv.procs[0].total.map_class, -1);
+	assert_int_equal(sched_summary_add(&sum, &iv), 0);
+	assert_int_equal(sum.procs[0].map_group, -1);
+	assert_int_equal(sum.procs[0].total.map_class, -1);
+	assert_int_equal(sum.procs[0].classes[0].map_class, -1);
+	sched_summary_free(&sum);
+	sched_interval_free(&iv);
+	class_map_free(&map);
+	class_map_input_free(&in);
+	sched_snapshot_free(&b);
+}
+
+/* A summary of many processes and classes grows its lists. */
+static void test_summary_grows(void **state)
+{
+	struct sched_snapshot a, b;
+	struct sched_interval iv;
+	struct sched_summary sum = { 0 };
+	char comm[16];
+
+	sched_snapshot_init(&a);
+	sched_snapshot_init(&b);
+	b.mono_ns = NS;
+	for (uint32_t p = 0; p < 40; p++)
+		for (uint32_t t = 0; t < 20; t++) {
+			/* distinct comms: each thread its own class */
+			snprintf(comm, sizeof(comm), "c%u_x%u", t, t);
+			add(&b, 1000 + p * 100 + t, 1000 + p * 100, comm, NS / 100, 1, 0);
+		}
+	sched_snapshot_sort(&b);
+	assert_int_equal(compute(&a, &b, NULL, NULL, &iv), 0);
+	assert_int_equal(iv.n_procs, 40);
+	assert_int_equal(sched_summary_add(&sum, &iv), 0);
+	assert_int_equal(sched_summary_add(&sum, &iv), 0);
+	sched_summary_finish(&sum);
+	assert_int_equal(sum.n_procs, 40);
+	for (int i = 0; i < sum.n_procs; i++) {
+		assert_int_equal(sum.procs[i].n_classes, 20);
+		assert_int_equal(sum.procs[i].classes[0].vol, 2);
+	}
+	sched_summary_free(&sum);
+	sched_interval_free(&iv);
+	sched_snapshot_free(&b);
 }
 
 static void test_cpus_format(void **state)
@@ -227,6 +320,8 @@ int main(void)
 		cmocka_unit_test(test_filter_and_order),
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_summary_sums_intervals),
+		cmocka_unit_test(test_map_indices),
+		cmocka_unit_test(test_summary_grows),
 		cmocka_unit_test(test_cpus_format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
