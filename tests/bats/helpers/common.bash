@@ -119,7 +119,7 @@ expected_path() {   # family
 	local vm="${DBTRACE_VM:-0}"
 	case "$1" in
 	softirq | sched) echo tp_btf ;;
-	clock) [ "$vm" = 1 ] && echo perf_event+fentry || echo perf_event+tracepoint ;;
+	clock) [ "$vm" = 1 ] && echo perf_event+fentry || echo perf_event ;;
 	net) [ "$vm" = 1 ] && echo fentry+tp_btf || echo tp_btf ;;
 	esac
 }
