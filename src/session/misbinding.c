@@ -82,6 +82,26 @@ static double oncpu_of(const struct sched_interval *si, int pid)
 	return NAN;
 }
 
+int misbinding_pick(const struct sched_interval *si, const int *pids, int n_pids, int self,
+		    int *out, int max)
+{
+	int n = 0;
+
+	if (n_pids) {
+		for (int i = 0; i < n_pids && n < max; i++)
+			out[n++] = pids[i];
+		return n;
+	}
+	/* procs come busiest first */
+	for (int i = 0; si && i < si->n_procs && n < max && n < MISBIND_TARGETS; i++) {
+		const struct sched_proc_stats *p = &si->procs[i];
+
+		if (p->pid != self && p->total.oncpu_pct >= MIN_ONCPU_PCT)
+			out[n++] = p->pid;
+	}
+	return n;
+}
+
 int misbinding_judge(struct misbinding *m, const struct cpu_row *rows, int n_rows,
 		     const struct sched_interval *si, const int *pids, int n_pids,
 		     int index, struct finding_list *out)
@@ -92,31 +112,19 @@ int misbinding_judge(struct misbinding *m, const struct cpu_row *rows, int n_row
 		.irqbalance_running = m->irqbalance_running,
 		.irqbalance_pid = m->irqbalance_pid,
 	};
-	int n = 0, err = 0, self = (int)getpid();
+	int picked[DBT_MAX_PIDS];
+	int n = 0, n_picked, err = 0;
 
 	dbt_cpuset_zero(&host.online);
 	for (int i = 0; i < n_rows; i++)
 		if (rows[i].valid && rows[i].cpu >= 0)
 			dbt_cpuset_set(&host.online, (unsigned int)rows[i].cpu);
-	if (n_pids) {
-		for (int i = 0; i < n_pids && n < DBT_MAX_PIDS; i++) {
-			struct misbind_target *t = target(m, pids[i], index);
+	n_picked = misbinding_pick(si, pids, n_pids, (int)getpid(), picked, DBT_MAX_PIDS);
+	for (int i = 0; i < n_picked; i++) {
+		struct misbind_target *t = target(m, picked[i], index);
 
-			if (t)
-				targets[n++] = *t;
-		}
-	} else {
-		/* procs come busiest first */
-		for (int i = 0; si && i < si->n_procs && n < MISBIND_TARGETS; i++) {
-			const struct sched_proc_stats *p = &si->procs[i];
-			struct misbind_target *t;
-
-			if (p->pid == self || p->total.oncpu_pct < MIN_ONCPU_PCT)
-				continue;
-			t = target(m, p->pid, index);
-			if (t)
-				targets[n++] = *t;
-		}
+		if (t)   /* NULL: the process is gone */
+			targets[n++] = *t;
 	}
 	for (int i = 0; i < n; i++)
 		targets[i].oncpu_pct = oncpu_of(si, targets[i].pid);

@@ -39,6 +39,12 @@ struct misbinding {
 void misbinding_init(struct misbinding *m);
 void misbinding_free(struct misbinding *m);
 
+/* The processes to judge: pids when n_pids > 0, else the busiest few of
+ * si (may be NULL) using at least a twentieth of a core, never self (the
+ * tracer). Writes at most max pids to out; returns how many. Pure. */
+int misbinding_pick(const struct sched_interval *si, const int *pids, int n_pids, int self,
+		    int *out, int max);
+
 /*
  * Runs softirq_on_db_cores and irq_affinity_overlap for each target and
  * softirq_concentration for the host, over one interval's CPU rows.

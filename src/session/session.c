@@ -1,14 +1,12 @@
+/* The loop: one snapshot per tick from the collectors, the tick's model
+ * (session/tick.c), its findings (session/judge.c), then the sink. The
+ * only file of the session layer that touches the collectors, and so
+ * libbpf: the rest is linked into the unit tests. */
 #include "session/session.h"
-#include "session/misbinding.h"
+#include "session/judge.h"
+#include "session/tick.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
-#include "findings/bimodal_response.h"
-#include "findings/gettimeofday_hotspot.h"
-#include "findings/link_saturated.h"
-#include "findings/oversubscription.h"
-#include "findings/tx_queueing.h"
-#include "sysinfo/clock_env.h"
-#include "sysinfo/proc_status.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -21,23 +19,16 @@ struct session_state {
 	const struct dbt_config *cfg;
 	struct collectors *col;
 	struct tclass_classifier *classifier;
-	struct sched_filter filter;
+	struct sched_filter filter;      /* -p, --comm */
 	int pids[DBT_MAX_PIDS];
-	struct oversub_config oversub;
-	struct gtod_config gtod;
-	struct clock_env clock_env;    /* read once: clocksource, log, cmdline, tuned */
-	struct clock_snapshot clock_first;
-	struct net_snapshot net_first;   /* for the whole-capture net summary */
 	struct net_filter net_filter;    /* --port */
 	uint16_t net_ports[DBT_MAX_PORTS];
-	struct txq_config txq;
-	struct linksat_config linksat;
-	struct linksat_state linksat_runs;  /* seconds above the threshold, per device */
-	struct bimodal_config bimodal;
+	struct tick_filters filters;
+	struct judge judge;
+	struct clock_snapshot clock_first;  /* for the whole-run clock summary */
+	struct net_snapshot net_first;      /* for the whole-run net summary */
 	struct world_snapshot snaps[2];
 	struct cpu_row *rows;
-	struct misbinding mis;         /* NIC layout read once, target CPUs cached */
-	struct finding_list now;       /* this interval's findings */
 };
 
 void session_result_free(struct session_result *res)
@@ -48,67 +39,6 @@ void session_result_free(struct session_result *res)
 	clock_interval_free(&res->clock);
 	net_interval_free(&res->net);
 	findings_free(&res->findings);
-}
-
-/* Enough for the busiest processes of any real host; the capture lists
- * as many (CAPTURE_MAX_PROCS). */
-#define SESSION_JUDGED_PROCS 64
-
-/* The CPUs each reported process may use: the one piece of I/O the
- * findings need, done here so the model and the rules stay pure. */
-static void fill_allowed_cpus(struct sched_interval *si)
-{
-	/* processes come busiest first: the rest are neither shown nor judged */
-	for (int i = 0; i < si->n_procs && i < SESSION_JUDGED_PROCS; i++) {
-		struct sched_proc_stats *p = &si->procs[i];
-		struct dbt_cpuset set;
-		int n = 0;
-
-		if (!proc_cpus_allowed(NULL, p->pid, 0, &set)) {
-			n = (int)dbt_cpuset_count(&set);
-			if (dbt_cpuset_format_list(&set, p->cpus_allowed, sizeof(p->cpus_allowed)) < 0)
-				p->cpus_allowed[0] = 0;
-		}
-		p->total.allowed_cpus = n;
-		for (int k = 0; k < p->n_classes; k++)
-			p->classes[k].allowed_cpus = n;
-	}
-}
-
-/* The net family's rules over one window. */
-static int judge_net(struct session_state *st, const struct net_interval *ni, int index)
-{
-	int err = tx_queueing_check(ni, &st->txq, index, &st->now);
-
-	if (!err)
-		err = link_saturated_check(ni, &st->linksat, &st->linksat_runs, index, &st->now);
-	if (!err)
-		err = bimodal_response_check(ni, &st->bimodal, index, &st->now);
-	return err;
-}
-
-static int judge(struct session_state *st, struct sched_interval *si,
-		 const struct clock_interval *ci, const struct net_interval *ni, int index,
-		 struct session_result *res)
-{
-	int err = 0;
-
-	findings_clear(&st->now);
-	if (si) {
-		fill_allowed_cpus(si);
-		err = oversubscription_check(si, &st->oversub, index, &st->now);
-	}
-	if (!err && ci)
-		err = gettimeofday_hotspot_check(ci, &st->col->clock.fns, &st->clock_env, &st->gtod,
-						 index, &st->now);
-	if (!err)
-		err = misbinding_judge(&st->mis, st->rows, st->col->ncpus, si, st->pids,
-				       st->cfg->n_pids, index, &st->now);
-	if (!err && ni)
-		err = judge_net(st, ni, index);
-	for (int i = 0; !err && i < st->now.n; i++)
-		err = findings_merge(&res->findings, &st->now.items[i]);
-	return err;
 }
 
 static int state_init(struct session_state *st, const struct dbt_config *cfg,
@@ -124,27 +54,17 @@ static int state_init(struct session_state *st, const struct dbt_config *cfg,
 	st->filter.pids = st->pids;
 	st->filter.n_pids = cfg->n_pids;
 	st->filter.comm = cfg->comm;
-	oversub_config_default(&st->oversub);
-	gtod_config_default(&st->gtod);
-	st->gtod.vdso_pct = cfg->clock_vdso_pct;
-	st->gtod.syscalls_per_s = cfg->clock_syscalls_per_s;
-	clock_snapshot_init(&st->clock_first);
-	net_snapshot_init(&st->net_first);
 	for (int i = 0; i < cfg->n_ports; i++)
 		st->net_ports[i] = cfg->ports[i];
 	st->net_filter.ports = st->net_ports;
 	st->net_filter.n_ports = cfg->n_ports;
-	txq_config_default(&st->txq);
-	linksat_config_default(&st->linksat);
-	bimodal_config_default(&st->bimodal);
-	if (col->on[FAM_CLOCK])
-		clock_env_read(NULL, &st->clock_env);
-	if (cfg->runq_p99_us > 0)
-		st->oversub.runq_p99_us = cfg->runq_p99_us;
-	misbinding_init(&st->mis);
+	clock_snapshot_init(&st->clock_first);
+	net_snapshot_init(&st->net_first);
+	judge_init(&st->judge, cfg, col->on[FAM_CLOCK]);
 	err = tclass_classifier_new(cfg->classes, (size_t)cfg->n_classes, &st->classifier);
 	if (err)
 		return err;
+	st->filters = (struct tick_filters){ st->classifier, &st->filter, &st->net_filter };
 	st->rows = calloc((size_t)col->ncpus, sizeof(*st->rows));
 	if (!st->rows)
 		return -ENOMEM;
@@ -159,70 +79,24 @@ static void state_free(struct session_state *st)
 	world_snapshot_free(&st->snaps[0]);
 	world_snapshot_free(&st->snaps[1]);
 	free(st->rows);
-	misbinding_free(&st->mis);
+	judge_free(&st->judge);
 	tclass_classifier_free(st->classifier);
 	clock_snapshot_free(&st->clock_first);
 	net_snapshot_free(&st->net_first);
-	linksat_state_free(&st->linksat_runs);
-	findings_free(&st->now);
 }
 
 /* The clock family over the whole run, from the first snapshot to the
- * last: a process that never reads enough samples in one interval to be
- * judged (a few % of a core at 1 s) still is over a long capture. Its
- * findings join the per-interval ones only where those have none. */
+ * last, and its findings. */
 static int clock_summary(struct session_state *st, const struct clock_snapshot *last,
 			 struct session_result *res)
 {
-	struct finding_list whole = { 0 };
-	struct class_map_input in = { 0 };
-	struct class_map map = { 0 };
 	int err;
 
 	res->clock_fns = st->col->clock.fns;
 	res->clock_hz = st->col->clock.sample_hz;
-	err = clock_window_threads(&st->clock_first, last, &in);
+	err = tick_clock_run(&st->clock_first, last, &st->filters, &res->clock);
 	if (!err)
-		err = class_map_build(&map, &in, st->classifier);
-	if (!err)
-		err = clock_interval_compute(&st->clock_first, last, &map, &st->filter, &res->clock);
-	class_map_free(&map);
-	class_map_input_free(&in);
-	if (!err)
-		err = gettimeofday_hotspot_check(&res->clock, &res->clock_fns, &st->clock_env,
-						 &st->gtod, -1, &whole);
-	for (int i = 0; !err && i < whole.n; i++) {
-		const struct finding *f = &whole.items[i];
-		bool seen = false;
-
-		for (int k = 0; k < res->findings.n && !seen; k++)
-			seen = !strcmp(res->findings.items[k].id, f->id) &&
-			       res->findings.items[k].pid == f->pid &&
-			       !strcmp(res->findings.items[k].class_name, f->class_name);
-		if (!seen)
-			err = findings_merge(&res->findings, f);
-	}
-	findings_free(&whole);
-	return err;
-}
-
-/* The tick's one thread -> class map, which the sched and clock intervals
- * share: sched's threads, then the clock's threads active in the window
- * (a thread both report keeps the class sched's view gives it). */
-static int tick_classes(const struct session_state *st, const struct world_snapshot *prev,
-			const struct world_snapshot *cur, struct class_map *map)
-{
-	struct class_map_input in = { 0 };
-	int err = 0;
-
-	if (cur->have_sched)
-		err = sched_snapshot_threads(&cur->sched, &in);
-	class_map_input_next_view(&in);
-	if (!err && cur->have_clock)
-		err = clock_window_threads(&prev->clock, &cur->clock, &in);
-	if (!err)
-		err = class_map_build(map, &in, st->classifier);
-	class_map_input_free(&in);
+		err = judge_clock_run(&st->judge, &res->clock, &res->clock_fns, &res->findings);
 	return err;
 }
 
@@ -231,11 +105,8 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 		struct session_result *res)
 {
 	struct world_snapshot *prev = &st->snaps[*cur_idx ^ 1], *cur = &st->snaps[*cur_idx];
-	struct sched_interval si = { 0 }, *sip = NULL;
-	struct clock_interval ci = { 0 }, *cip = NULL;
-	struct net_interval ni = { 0 }, *nip = NULL;
 	struct interval_view iv = { 0 };
-	struct class_map map = { 0 };
+	struct tick t;
 	struct cpu_row total;
 	int err, rc;
 
@@ -244,47 +115,15 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 		return err;
 	cpu_rows_compute(&prev->cpu, &cur->cpu, st->rows);
 	cpu_rows_total(st->rows, st->col->ncpus, &total);
-	err = tick_classes(st, prev, cur, &map);
+	err = tick_compute(prev, cur, &st->filters, &t);
 	if (err)
 		return err;
-	if (cur->have_sched) {
-		err = sched_interval_compute(&prev->sched, &cur->sched, &map, &st->filter, &si);
-		if (err) {
-			class_map_free(&map);
-			return err;
-		}
-		sip = &si;
-	}
-	if (cur->have_clock) {
-		err = clock_interval_compute(&prev->clock, &cur->clock, &map, &st->filter, &ci);
-		/* the class view's vDSO % beside each sched class */
-		if (!err && sip)
-			err = clock_vdso_share(&ci, &map, sip);
-		if (err) {
-			class_map_free(&map);
-			sched_interval_free(&si);
-			clock_interval_free(&ci);
-			return err;
-		}
-		cip = &ci;
-	}
-	class_map_free(&map);
-	if (cur->have_net) {
-		err = net_interval_compute(&prev->net, &cur->net, &st->net_filter, &ni);
-		if (err) {
-			sched_interval_free(&si);
-			clock_interval_free(&ci);
-			return err;
-		}
-		nip = &ni;
-	}
-	err = judge(st, sip, cip, nip, res->intervals, res);
-	if (!err && sip)
-		err = sched_summary_add(&res->sched, sip);
+	err = judge_tick(&st->judge, &t, st->rows, st->col->ncpus, &st->col->clock.fns,
+			 res->intervals, &res->findings);
+	if (!err && t.have_sched)
+		err = sched_summary_add(&res->sched, &t.sched);
 	if (err) {
-		sched_interval_free(&si);
-		clock_interval_free(&ci);
-		net_interval_free(&ni);
+		tick_free(&t);
 		return err;
 	}
 	res->lost_events = collectors_lost(st->col) + cur->sched.lost;
@@ -296,12 +135,12 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 	iv.ncpus = st->col->ncpus;
 	iv.rows = st->rows;
 	iv.total = &total;
-	iv.sched = sip;
-	iv.clock = cip;
+	iv.sched = t.have_sched ? &t.sched : NULL;
+	iv.clock = t.have_clock ? &t.clock : NULL;
 	iv.clock_fns = &st->col->clock.fns;
 	iv.clock_hz = st->col->clock.sample_hz;
-	iv.net = nip;
-	iv.findings = &st->now;
+	iv.net = t.have_net ? &t.net : NULL;
+	iv.findings = &st->judge.now;
 	iv.lost_events = res->lost_events;
 	iv.thread_evictions = res->thread_evictions;
 	cpu_snapshot_copy(&res->last, &cur->cpu);
@@ -309,9 +148,7 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 	*cur_idx ^= 1;
 
 	rc = sink->on_interval(sink->ctx, &iv);
-	sched_interval_free(&si);
-	clock_interval_free(&ci);
-	net_interval_free(&ni);
+	tick_free(&t);
 	if (rc < 0)
 		return rc;
 	if (rc == SESSION_STOP)

@@ -1,0 +1,110 @@
+#include "session/judge.h"
+#include "sysinfo/proc_status.h"
+
+#include <string.h>
+
+/* Enough for the busiest processes of any real host; the capture lists
+ * as many (CAPTURE_MAX_PROCS). */
+#define JUDGED_PROCS 64
+
+void judge_init(struct judge *j, const struct dbt_config *cfg, bool read_clock_env)
+{
+	memset(j, 0, sizeof(*j));
+	oversub_config_default(&j->oversub);
+	if (cfg->runq_p99_us > 0)
+		j->oversub.runq_p99_us = cfg->runq_p99_us;
+	gtod_config_default(&j->gtod);
+	j->gtod.vdso_pct = cfg->clock_vdso_pct;
+	j->gtod.syscalls_per_s = cfg->clock_syscalls_per_s;
+	if (read_clock_env)
+		clock_env_read(NULL, &j->clock_env);
+	txq_config_default(&j->txq);
+	linksat_config_default(&j->linksat);
+	bimodal_config_default(&j->bimodal);
+	misbinding_init(&j->mis);
+	for (int i = 0; i < cfg->n_pids && i < DBT_MAX_PIDS; i++)
+		j->pids[j->n_pids++] = (int)cfg->pids[i];
+}
+
+void judge_free(struct judge *j)
+{
+	misbinding_free(&j->mis);
+	linksat_state_free(&j->linksat_runs);
+	findings_free(&j->now);
+}
+
+/* The CPUs each reported process may use: the one piece of I/O the
+ * findings need, done here so the model and the rules stay pure. */
+static void fill_allowed_cpus(struct sched_interval *si)
+{
+	/* processes come busiest first: the rest are neither shown nor judged */
+	for (int i = 0; i < si->n_procs && i < JUDGED_PROCS; i++) {
+		struct sched_proc_stats *p = &si->procs[i];
+		struct dbt_cpuset set;
+		int n = 0;
+
+		if (!proc_cpus_allowed(NULL, p->pid, 0, &set)) {
+			n = (int)dbt_cpuset_count(&set);
+			if (dbt_cpuset_format_list(&set, p->cpus_allowed, sizeof(p->cpus_allowed)) < 0)
+				p->cpus_allowed[0] = 0;
+		}
+		p->total.allowed_cpus = n;
+		for (int k = 0; k < p->n_classes; k++)
+			p->classes[k].allowed_cpus = n;
+	}
+}
+
+/* The net family's rules over one window. */
+static int judge_net(struct judge *j, const struct net_interval *ni, int index)
+{
+	int err = tx_queueing_check(ni, &j->txq, index, &j->now);
+
+	if (!err)
+		err = link_saturated_check(ni, &j->linksat, &j->linksat_runs, index, &j->now);
+	if (!err)
+		err = bimodal_response_check(ni, &j->bimodal, index, &j->now);
+	return err;
+}
+
+int judge_tick(struct judge *j, struct tick *t, const struct cpu_row *rows, int ncpus,
+	       const struct clock_fn_table *fns, int index, struct finding_list *run)
+{
+	struct sched_interval *si = t->have_sched ? &t->sched : NULL;
+	int err = 0;
+
+	findings_clear(&j->now);
+	if (si) {
+		fill_allowed_cpus(si);
+		err = oversubscription_check(si, &j->oversub, index, &j->now);
+	}
+	if (!err && t->have_clock)
+		err = gettimeofday_hotspot_check(&t->clock, fns, &j->clock_env, &j->gtod, index,
+						 &j->now);
+	if (!err)
+		err = misbinding_judge(&j->mis, rows, ncpus, si, j->pids, j->n_pids, index, &j->now);
+	if (!err && t->have_net)
+		err = judge_net(j, &t->net, index);
+	for (int i = 0; !err && i < j->now.n; i++)
+		err = findings_merge(run, &j->now.items[i]);
+	return err;
+}
+
+int judge_clock_run(struct judge *j, const struct clock_interval *whole,
+		    const struct clock_fn_table *fns, struct finding_list *run)
+{
+	struct finding_list found = { 0 };
+	int err = gettimeofday_hotspot_check(whole, fns, &j->clock_env, &j->gtod, -1, &found);
+
+	for (int i = 0; !err && i < found.n; i++) {
+		const struct finding *f = &found.items[i];
+		bool seen = false;
+
+		for (int k = 0; k < run->n && !seen; k++)
+			seen = !strcmp(run->items[k].id, f->id) && run->items[k].pid == f->pid &&
+			       !strcmp(run->items[k].class_name, f->class_name);
+		if (!seen)
+			err = findings_merge(run, f);
+	}
+	findings_free(&found);
+	return err;
+}

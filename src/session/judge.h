@@ -1,0 +1,55 @@
+/* The findings of a measuring session: every rule's configuration and
+ * the state some rules keep across intervals (link_saturated's run of
+ * seconds, misbinding's NIC layout and target cache), applied to each
+ * tick and, for the clock family, to the whole run. The rules are pure
+ * (src/findings/); the I/O they need, read once at start or per target
+ * (the NIC layout, a process's allowed CPUs), is done here. */
+#ifndef DBTRACE_SESSION_JUDGE_H
+#define DBTRACE_SESSION_JUDGE_H
+
+#include <stdbool.h>
+#include "cli/options.h"
+#include "findings/bimodal_response.h"
+#include "findings/finding.h"
+#include "findings/gettimeofday_hotspot.h"
+#include "findings/link_saturated.h"
+#include "findings/oversubscription.h"
+#include "findings/tx_queueing.h"
+#include "model/cpu_model.h"
+#include "session/misbinding.h"
+#include "session/tick.h"
+#include "sysinfo/clock_env.h"
+
+struct judge {
+	struct oversub_config oversub;
+	struct gtod_config gtod;
+	struct clock_env clock_env;    /* read once: clocksource, log, cmdline, tuned */
+	struct txq_config txq;
+	struct linksat_config linksat;
+	struct linksat_state linksat_runs;  /* seconds above the threshold, per device */
+	struct bimodal_config bimodal;
+	struct misbinding mis;         /* NIC layout read once, target CPUs cached */
+	int pids[DBT_MAX_PIDS];        /* -p: the misbinding targets */
+	int n_pids;
+	struct finding_list now;       /* the last tick's findings */
+};
+
+/* Thresholds from cfg; reads the host's NIC layout, and its clock
+ * configuration when read_clock_env (the clock family is on). */
+void judge_init(struct judge *j, const struct dbt_config *cfg, bool read_clock_env);
+void judge_free(struct judge *j);
+
+/* Judges one tick (index: its 0-based number) into j->now and merges
+ * j->now into run. Fills each judged process's allowed CPUs into t.
+ * fns names the vDSO function slots. Returns 0 or -ENOMEM. */
+int judge_tick(struct judge *j, struct tick *t, const struct cpu_row *rows, int ncpus,
+	       const struct clock_fn_table *fns, int index, struct finding_list *run);
+
+/* The clock family over the whole run: a process that never reads enough
+ * samples in one interval to be judged (a few % of a core at 1 s) still
+ * is over a long capture. Its findings join run where run has none of
+ * the same id, process and class. */
+int judge_clock_run(struct judge *j, const struct clock_interval *whole,
+		    const struct clock_fn_table *fns, struct finding_list *run);
+
+#endif

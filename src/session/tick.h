@@ -1,0 +1,41 @@
+/* One tick's model: the tick's one thread -> class map and every family's
+ * interval between two world snapshots, with the clock's vDSO share set
+ * beside each sched class. Pure: what the collectors read goes in, what
+ * every output shows comes out; tests/unit/test_tick.c feeds it
+ * snapshots made by hand. */
+#ifndef DBTRACE_SESSION_TICK_H
+#define DBTRACE_SESSION_TICK_H
+
+#include <stdbool.h>
+#include "model/clock_model.h"
+#include "model/net_model.h"
+#include "model/sched_model.h"
+#include "model/thread_class.h"
+#include "model/world_snapshot.h"
+
+/* What the user asked to see: -p/--comm, --class, --port. */
+struct tick_filters {
+	const struct tclass_classifier *classifier;
+	const struct sched_filter *sched;
+	const struct net_filter *net;
+};
+
+struct tick {
+	struct sched_interval sched;
+	struct clock_interval clock;
+	struct net_interval net;
+	bool have_sched, have_clock, have_net;   /* the families in both snapshots */
+};
+
+/* Computes t from prev and cur (a family off in cur is left out). Returns
+ * 0, or a negative errno with t empty. */
+int tick_compute(const struct world_snapshot *prev, const struct world_snapshot *cur,
+		 const struct tick_filters *f, struct tick *t);
+void tick_free(struct tick *t);
+
+/* The clock family over a whole run, first to last snapshot, classed by
+ * the threads active in it. */
+int tick_clock_run(const struct clock_snapshot *first, const struct clock_snapshot *last,
+		   const struct tick_filters *f, struct clock_interval *out);
+
+#endif
