@@ -550,7 +550,9 @@ print_self() {
 	echo
 	echo "dbtrace itself (every capture of this run at -i 1):"
 	if [ -s "$WORK/dbtrace.self" ]; then
-		echo "  CPU $(self_cpu)% of one core (mean), max RSS $(self_rss_mib) MiB (captures: $(wc -l <"$WORK/dbtrace.self"))"
+		echo "  the loader (dbtrace's user-space process, from the capture's overhead section): CPU $(self_cpu)%"
+		echo "  of one core (mean), max RSS $(self_rss_mib) MiB (captures: $(wc -l <"$WORK/dbtrace.self")); its BPF programs'"
+		echo "  run time is apart: 'all programs' below, as a share of one core on tcp_rr"
 	else
 		echo "  n/a (no capture ran)"
 	fi
