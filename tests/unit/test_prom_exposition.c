@@ -12,60 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "interval_world.h"
 #include "render/prom_exposition.h"
 
 /* --- building intervals ---------------------------------------------- */
 
-struct world {
-	struct cpu_row rows[2], total;
-	struct sched_proc_stats procs[8];
-	struct sched_class_stats classes[8];
-	struct sched_interval si;
-	struct net_port_stats ports[4];
-	struct net_dev_stats devs[2];
-	struct net_interval ni;
-	struct finding_list findings;
-	struct interval_view iv;
-};
-
-static void world_init(struct world *w, double dt)
-{
-	memset(w, 0, sizeof(*w));
-	for (int c = 0; c < 2; c++) {
-		w->rows[c].cpu = c;
-		w->rows[c].valid = true;
-		w->rows[c].have_sirq = true;
-	}
-	w->si.dt_s = dt;
-	w->si.procs = w->procs;
-	w->ni.dt_s = dt;
-	w->ni.ports = w->ports;
-	w->ni.devs = w->devs;
-	w->iv.dt_s = dt;
-	w->iv.ncpus = 2;
-	w->iv.rows = w->rows;
-	w->iv.total = &w->total;
-	w->iv.sched = &w->si;
-	w->iv.net = &w->ni;
-	w->iv.findings = &w->findings;
-}
-
-/* One process with one class of the same name. */
-static struct sched_class_stats *add_class(struct world *w, int pid, const char *comm, double oncpu_s)
-{
-	int i = w->si.n_procs++;
-	struct sched_proc_stats *p = &w->procs[i];
-	struct sched_class_stats *c = &w->classes[i];
-
-	p->pid = pid;
-	snprintf(p->comm, sizeof(p->comm), "%s", comm);
-	snprintf(c->name, sizeof(c->name), "%s", comm);
-	c->threads = 1;
-	c->oncpu_ns = (uint64_t)(oncpu_s * 1e9);
-	p->classes = c;
-	p->n_classes = 1;
-	return c;
-}
 
 /* --- reading the exposition back ------------------------------------- */
 

@@ -1,0 +1,65 @@
+/* A hand-made interval_view for the tests of what consumes intervals
+ * (the exporter's totals and its text format): two online CPUs, room for
+ * a few processes, ports, devices and findings. Test code, header only. */
+#ifndef DBTRACE_TESTS_INTERVAL_WORLD_H
+#define DBTRACE_TESTS_INTERVAL_WORLD_H
+
+#include <stdio.h>
+#include <string.h>
+#include "session/interval.h"
+
+struct world {
+	struct cpu_row rows[3], total;
+	struct sched_proc_stats procs[8];
+	struct sched_class_stats classes[8];
+	struct sched_interval si;
+	struct net_port_stats ports[4];
+	struct net_dev_stats devs[4];
+	struct net_interval ni;
+	struct finding items[4];
+	struct finding_list findings;
+	struct interval_view iv;
+};
+
+/* Two online CPUs with softirq numbers, no load. */
+static inline void world_init(struct world *w, double dt)
+{
+	memset(w, 0, sizeof(*w));
+	for (int c = 0; c < 2; c++) {
+		w->rows[c].cpu = c;
+		w->rows[c].valid = true;
+		w->rows[c].have_sirq = true;
+	}
+	w->si.dt_s = dt;
+	w->si.procs = w->procs;
+	w->ni.dt_s = dt;
+	w->ni.ports = w->ports;
+	w->ni.devs = w->devs;
+	w->findings.items = w->items;
+	w->iv.dt_s = dt;
+	w->iv.ncpus = 2;
+	w->iv.rows = w->rows;
+	w->iv.total = &w->total;
+	w->iv.sched = &w->si;
+	w->iv.net = &w->ni;
+	w->iv.findings = &w->findings;
+}
+
+/* One process with one class of the same name. */
+static inline struct sched_class_stats *add_class(struct world *w, int pid, const char *comm, double oncpu_s)
+{
+	int i = w->si.n_procs++;
+	struct sched_proc_stats *p = &w->procs[i];
+	struct sched_class_stats *c = &w->classes[i];
+
+	p->pid = pid;
+	snprintf(p->comm, sizeof(p->comm), "%s", comm);
+	snprintf(c->name, sizeof(c->name), "%s", comm);
+	c->threads = 1;
+	c->oncpu_ns = (uint64_t)(oncpu_s * 1e9);
+	p->classes = c;
+	p->n_classes = 1;
+	return c;
+}
+
+#endif
