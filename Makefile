@@ -140,7 +140,6 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libdbtrace.a
 	$(call msg,TEST,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -DFIXTURES='"$(CURDIR)/tests/fixtures"' \
-		-DSHARED_FIXTURES='"$(abspath $(CURDIR)/../shared/fixtures)"' \
 		$< $(BUILD)/libdbtrace.a -o $@ -lcmocka $(LIB_LDLIBS)
 
 # Load generators for the integration tests and the benchmark.

@@ -1,4 +1,5 @@
-/* /proc/softirqs parsing on real dumps, a partial one included. */
+/* /proc/softirqs parsing on real dumps, a partial one included: verbatim
+ * copies in tests/fixtures (provenance in tests/fixtures/README.md). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,23 +8,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sysinfo/procfile.h"
 #include "sysinfo/softirqs.h"
-
-static void parse_file(const char *path, struct softirqs_table *t)
-{
-	char *text;
-
-	assert_int_equal(procfile_slurp("", path, 1 << 20, &text, NULL), 0);
-	assert_int_equal(softirqs_parse(text, t), 0);
-	free(text);
-}
+#include "fixture_util.h"
 
 static void test_martins3_32cpu(void **state)
 {
 	struct softirqs_table t;
 
-	parse_file(SHARED_FIXTURES "/martins3-softirqs-32cpu/proc_softirqs", &t);
+	assert_int_equal(softirqs_read(FIXTURES "/martins3-softirqs-32cpu", &t), 0);
 	assert_int_equal(t.ncpus, 32);
 	assert_int_equal(t.present, (1u << DBT_SOFTIRQ_VECS) - 1);
 	/* NET_RX concentrated: CPU15 2 571 482, CPU28 1 789 414, CPU1 2 851 */
@@ -39,7 +31,7 @@ static void test_partial_net_rx_only(void **state)
 {
 	struct softirqs_table t;
 
-	parse_file(SHARED_FIXTURES "/irq_heatmap-comments/proc_softirqs", &t);
+	assert_int_equal(softirqs_read(FIXTURES "/irq-heatmap", &t), 0);
 	assert_int_equal(t.ncpus, 32);
 	assert_int_equal(t.present, 1u << DBT_SOFTIRQ_NET_RX);
 	assert_null(t.count[DBT_SOFTIRQ_TIMER]);
@@ -83,6 +75,16 @@ static void test_names(void **state)
 	assert_string_equal(softirq_vec_key(99), "?");
 }
 
+static void verbatim_copies(void **state)
+{
+	static const char *const copies[] = {
+		"martins3-softirqs-32cpu/proc/softirqs",
+		"irq-heatmap/proc/softirqs",
+	};
+
+	assert_verbatim_copies(copies);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -91,6 +93,7 @@ int main(void)
 		cmocka_unit_test(test_this_machine),
 		cmocka_unit_test(test_broken_input),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(verbatim_copies),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
