@@ -155,6 +155,13 @@ $(BUILD)/tests/tools/bpf_floor: tests/tools/bpf_floor.c $(BUILD)/floor.skel.h
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $< -o $@ -lbpf -lelf -lz
 
+# What the running kernel lets load and attach (fentry, tp_btf, kprobe,
+# ...): the integration tests derive the attach path they expect from it.
+$(BUILD)/tests/tools/bpf_can: tests/tools/bpf_can.c
+	$(call msg,TOOL,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $< -o $@ -lbpf -lelf -lz
+
 $(BUILD) $(BUILD)/bpf:
 	$(Q)mkdir -p $@
 
