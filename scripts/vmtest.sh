@@ -30,7 +30,11 @@
 #   VMTEST_PATHS     more host files or directories to put in the guest
 #   VMTEST_APPEND    more kernel command line
 #   VMTEST_CACHE     cache directory (default: REPO/build/vm)
-#   VMTEST_SMP       the guest's CPUs (default 2; 1 checks the 1-CPU paths)
+#   VMTEST_SMP       the guest's CPUs (default 2; 1 checks the 1-CPU paths:
+#                    such a guest keeps its TSC under TCG, and the clock
+#                    tests' sampled vDSO share then comes out about half
+#                    the program's own: TCG takes the timer interrupt only
+#                    between translated blocks)
 set -euo pipefail
 shopt -s lastpipe
 
