@@ -442,10 +442,10 @@ if [ -z "$rc" ]; then
 	first=$(grep -n -m 1 -E 'Kernel panic|BUG:|Oops|general protection|Call Trace' "$console" | cut -d: -f1 || true)
 	if [ -n "$first" ]; then
 		log "${console#"$repo"/} from line $((first > 3 ? first - 3 : 1)):"
-		tail -n +"$((first > 3 ? first - 3 : 1))" "$console" | head -n 40 | sed 's/^/  | /' >&2
+		tail -n +"$((first > 3 ? first - 3 : 1))" "$console" | head -n 40 | awk '{ print "  | " $0 }' >&2
 	else
 		log "last lines of ${console#"$repo"/}:"
-		tail -n 30 "$console" | sed 's/^/  | /' >&2
+		tail -n 30 "$console" | awk '{ print "  | " $0 }' >&2
 	fi
 	exit 2
 fi
