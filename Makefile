@@ -147,7 +147,6 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libdbtrace.a
 	$(call msg,TEST,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -DFIXTURES='"$(CURDIR)/tests/fixtures"' \
-		-DSHARED_FIXTURES='"$(abspath $(CURDIR)/../shared/fixtures)"' \
 		$< $(BUILD)/libdbtrace.a -o $@ -lcmocka $(LIB_LDLIBS)
 
 # Load generators for the integration tests and the benchmark.
@@ -159,6 +158,13 @@ $(BUILD)/tests/tools/%: tests/tools/%.c
 # The benchmark's floor (bpf/floor.bpf.c, empty programs on dbtrace's
 # tracepoints) needs libbpf and its skeleton.
 $(BUILD)/tests/tools/bpf_floor: tests/tools/bpf_floor.c $(BUILD)/floor.skel.h
+	$(call msg,TOOL,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $< -o $@ -lbpf -lelf -lz
+
+# What the running kernel lets load and attach (fentry, tp_btf, kprobe,
+# ...): the integration tests derive the attach path they expect from it.
+$(BUILD)/tests/tools/bpf_can: tests/tools/bpf_can.c
 	$(call msg,TOOL,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $< -o $@ -lbpf -lelf -lz

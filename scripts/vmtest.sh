@@ -17,7 +17,11 @@
 # Progress and timings go to stderr.
 #
 # Exit status: 0 all tests passed; 1 some test failed; 2 the guest never
-# reported (kernel panic, timeout, qemu crash) or the setup failed.
+# reported (kernel panic, timeout, qemu crash) or the setup failed; 3 this
+# machine cannot run the guest (not amd64, no apt, qemu not installable,
+# no kernel image to be had): the last line on stdout is then
+# 'vmtest: cannot run here: REASON', and tests/run.sh counts the ring as
+# skipped with that reason.
 #
 # Environment:
 #   VMTEST_MODULES   kernel modules to load before the suite
@@ -26,6 +30,11 @@
 #   VMTEST_PATHS     more host files or directories to put in the guest
 #   VMTEST_APPEND    more kernel command line
 #   VMTEST_CACHE     cache directory (default: REPO/build/vm)
+#   VMTEST_SMP       the guest's CPUs (default 2; 1 checks the 1-CPU paths:
+#                    such a guest keeps its TSC under TCG, and the clock
+#                    tests' sampled vDSO share then comes out about half
+#                    the program's own: TCG takes the timer interrupt only
+#                    between translated blocks)
 set -euo pipefail
 shopt -s lastpipe
 
@@ -35,6 +44,8 @@ cache=${VMTEST_CACHE:-$repo/build/vm}
 
 log() { printf 'vmtest: %s\n' "$*" >&2; }
 die() { log "$*"; exit 2; }
+# A missing prerequisite of this machine, not a fault of the tests.
+cannot() { printf 'vmtest: cannot run here: %s\n' "$*"; exit 3; }
 now() { printf '%s' "$EPOCHREALTIME"; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
@@ -94,6 +105,15 @@ for a in "${bats_args[@]}"; do
 done
 
 # ---------------------------------------------------------------- host tools
+# The guest's root file system is this host's own amd64 binaries, its
+# kernel an amd64 Debian package fetched with apt.
+[ "$(uname -m)" = x86_64 ] ||
+	cannot "the guest is built from this host's amd64 binaries and Debian's amd64 kernel; this host is $(uname -m)"
+for t in apt-get apt-cache dpkg; do
+	command -v "$t" >/dev/null || cannot "$t is missing: the guest's kernel comes from Debian's archive through apt"
+done
+[[ ${VMTEST_SMP:-2} =~ ^[1-9][0-9]*$ ]] || die "VMTEST_SMP must be a number of CPUs"
+
 need_pkgs=()
 command -v qemu-system-x86_64 >/dev/null || need_pkgs+=(qemu-system-x86)
 command -v cpio >/dev/null || need_pkgs+=(cpio)
@@ -101,11 +121,16 @@ command -v cpio >/dev/null || need_pkgs+=(cpio)
 dpkg-query -W -f='${Status}' kmod 2>/dev/null | grep -q 'install ok installed' || need_pkgs+=(kmod)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
 	SUDO=
-	[ "$(id -u)" -eq 0 ] || SUDO=sudo
+	if [ "$(id -u)" -ne 0 ]; then
+		command -v sudo >/dev/null || cannot "${need_pkgs[*]} not installed, and no root or sudo to install them"
+		SUDO=sudo
+	fi
 	log "installing ${need_pkgs[*]}"
 	export DEBIAN_FRONTEND=noninteractive
-	$SUDO apt-get update -qq
-	$SUDO apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >/dev/null
+	$SUDO apt-get update -qq || log "warning: apt-get update failed"
+	if ! out=$($SUDO apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" 2>&1 >/dev/null); then
+		cannot "${need_pkgs[*]} not installed and apt-get could not install them: $(tail -n 1 <<<"$out")"
+	fi
 fi
 for t in bats python3 jq bpftool; do
 	command -v "$t" >/dev/null || log "warning: $t is not on the host, the guest will lack it (scripts/setup.sh installs it)"
@@ -153,7 +178,7 @@ fetch_kernel() {
 		# offline: fall back on what is already cached
 		dir=$(printf '%s\n' "$cache"/linux-image-*-"$flavour"-amd64 | sort -V | tail -n 1)
 		[ -e "$dir/.done" ] || dir=''
-		[ -n "$dir" ] || die "cannot resolve linux-image-$flavour-amd64 with apt-cache depends"
+		[ -n "$dir" ] || cannot "apt knows no linux-image-$flavour-amd64 (no Debian archive in its sources?) and none is cached in ${cache#"$repo"/}"
 		log "warning: apt cannot resolve linux-image-$flavour-amd64, using cached $(basename "$dir")"
 		kdir=$dir
 		return
@@ -163,8 +188,11 @@ fetch_kernel() {
 	t0=$(now)
 	log "downloading $pkg"
 	tmp=$(mktemp -d "$cache/fetch.XXXXXX")
-	(cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root "$pkg") ||
-		{ rm -rf "$tmp"; die "apt-get download $pkg failed"; }
+	local out
+	if ! out=$(cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root "$pkg" 2>&1); then
+		rm -rf "$tmp"
+		cannot "apt-get download $pkg failed (offline?): $(tail -n 1 <<<"$out")"
+	fi
 	local t1
 	t1=$(now)
 	log "downloaded in $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}') s; unpacking"
@@ -343,7 +371,7 @@ append="console=ttyS0 panic=-1 $quiet ${VMTEST_APPEND-}"
 # unpatched: the releasing CPU waited in text_poke_bp_batch() for the
 # other, which kept re-entering the int3 handler (console: soft lockup,
 # dbtrace in tracepoint_probe_unregister, the load in asm_exc_int3).
-qemu=(qemu-system-x86_64 -accel tcg,thread=single -cpu max -smp 2 -m 2G
+qemu=(qemu-system-x86_64 -accel tcg,thread=single -cpu max -smp "${VMTEST_SMP:-2}" -m 2G
 	-nographic -nodefaults -no-user-config -no-reboot
 	-kernel "$kimage" -initrd "$run/initramfs.cpio" -append "$append")
 
@@ -414,10 +442,10 @@ if [ -z "$rc" ]; then
 	first=$(grep -n -m 1 -E 'Kernel panic|BUG:|Oops|general protection|Call Trace' "$console" | cut -d: -f1 || true)
 	if [ -n "$first" ]; then
 		log "${console#"$repo"/} from line $((first > 3 ? first - 3 : 1)):"
-		tail -n +"$((first > 3 ? first - 3 : 1))" "$console" | head -n 40 | sed 's/^/  | /' >&2
+		tail -n +"$((first > 3 ? first - 3 : 1))" "$console" | head -n 40 | awk '{ print "  | " $0 }' >&2
 	else
 		log "last lines of ${console#"$repo"/}:"
-		tail -n 30 "$console" | sed 's/^/  | /' >&2
+		tail -n 30 "$console" | awk '{ print "  | " $0 }' >&2
 	fi
 	exit 2
 fi

@@ -40,11 +40,11 @@ row() {
 	local run
 	for run in before after; do
 		[ "$run" = after ] && tc -n "$NSA" qdisc add dev "$VA" root tbf rate 20mbit burst 100kb latency 100ms
-		ip netns exec "$NSB" "$TOOLS/tcp_stream" -l -a 10.233.0.2 -p 5201 -c 1 >"$SCRATCH/recv" &
+		ip netns exec "$NSB" "$TOOLS/tcp_stream" -l -a 10.233.0.2 -p 5201 -c "$LOAD_CPU" >"$SCRATCH/recv" &
 		PIDS+=($!)
 		wait_for_text "$SCRATCH/recv" listening
 		capture_around "$SCRATCH/$run.json" 4 ip netns exec "$NSA" "$TOOLS/tcp_stream" -a 10.233.0.2 \
-			-p 5201 -c 0 -d 2
+			-p 5201 -c "$OTHER_CPU" -d 2
 		"$VALIDATE" "$SCRATCH/$run.json"
 	done
 
@@ -86,8 +86,8 @@ row() {
 # CPU only at the end of each slice; which is more depends on the load.
 @test "an oversized thread pool: run-queue delay worse, oversubscription new, switches as the kernel counted" {
 	CAPTURE_OPTS=(--comm thread_pool)
-	capture_around "$SCRATCH/before.json" 3.5 "$TOOLS/thread_pool" -n 1 -d 2 -c 0-1
-	capture_around "$SCRATCH/after.json" 3.5 "$TOOLS/thread_pool" -n 8 -d 2 -c 1
+	capture_around "$SCRATCH/before.json" 3.5 "$TOOLS/thread_pool" -n 1 -d 2 -c "$POOL_CPUS"
+	capture_around "$SCRATCH/after.json" 3.5 "$TOOLS/thread_pool" -n 8 -d 2 -c "$LOAD_CPU"
 
 	run "$DBTRACE" diff --json "$SCRATCH/before.json" "$SCRATCH/after.json"
 	[ "$status" -eq 0 ]

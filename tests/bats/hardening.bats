@@ -25,16 +25,16 @@ teardown() {
 	BG_PID=$!
 	"$DBTRACE" capture -d 3 -o "$SCRATCH/b.json" 2>/dev/null &
 	BG2=$!
-	"$TOOLS/tcp_rr" -d 2 -c 1 -S 1 >/dev/null
+	"$TOOLS/tcp_rr" -d 2 -c "$LOAD_CPU" -S "$LOAD_CPU" >/dev/null
 	wait "$BG_PID"; BG_PID=
 	wait "$BG2"; BG2=
 	"$VALIDATE" "$SCRATCH/a.json"
 	"$VALIDATE" "$SCRATCH/b.json"
-	# both saw the same loopback traffic on CPU 1
+	# both saw the same loopback traffic on the load's CPU
 	local a b
-	a="$(jq '.cpus[] | select(.cpu == 1) | .softirq_entries.net_rx' "$SCRATCH/a.json")"
-	b="$(jq '.cpus[] | select(.cpu == 1) | .softirq_entries.net_rx' "$SCRATCH/b.json")"
-	echo "NET_RX entries on CPU 1: $a and $b"
+	a="$(jq --argjson c "$LOAD_CPU" '.cpus[] | select(.cpu == $c) | .softirq_entries.net_rx' "$SCRATCH/a.json")"
+	b="$(jq --argjson c "$LOAD_CPU" '.cpus[] | select(.cpu == $c) | .softirq_entries.net_rx' "$SCRATCH/b.json")"
+	echo "NET_RX entries on CPU $LOAD_CPU: $a and $b"
 	[ "$a" -gt 1000 ] && within_pct "$a" "$b" 10
 	[ "$(loaded_dbtrace_progs)" -eq 0 ]
 }

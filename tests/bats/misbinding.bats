@@ -2,11 +2,12 @@
 # Misbinding: NET_RX softirq steered onto the CPU a server is pinned to.
 # Two network namespaces joined by a veth pair; RPS on the receiving
 # veth's rx-0 (and on the sender's, for the ACKs) steers every received
-# packet to CPU 1. A server pinned to CPU 1 receives a TCP stream:
-# `dbtrace capture -p SERVER` must raise softirq_on_db_cores naming CPU 1
-# and the server's pid; pinned to CPU 0 instead, it must not.
+# packet to LOAD_CPU (CPU 1 on most machines: helpers/common.bash). A
+# server pinned to LOAD_CPU receives a TCP stream: `dbtrace capture -p
+# SERVER` must raise softirq_on_db_cores naming that CPU and the server's
+# pid; pinned to OTHER_CPU (CPU 0) instead, it must not. Needs two CPUs.
 #
-# The sender is pinned to CPU 1 too. Measured on the 2-vCPU build VM: with
+# The sender is pinned to LOAD_CPU too. Measured on the 2-vCPU build VM: with
 # the sender on CPU 0, RPS's cross-CPU IPIs cost CPU 0 about as much NET_RX
 # time as the steered packets cost CPU 1 (7-12% each, NET_RX entries
 # 8.5k/s vs 11k/s), so NET_RX is spread over both CPUs and neither case
@@ -19,6 +20,7 @@ load helpers/common
 bats_require_minimum_version 1.5.0
 
 setup() {
+	need_cpus 2
 	make_scratch
 	NS_A="dbt-mbA-$$"
 	NS_B="dbt-mbB-$$"
@@ -33,8 +35,8 @@ setup() {
 	ip -n "$NS_B" link set veth0 up
 	# veth hands packets to netif_rx(), which honours RPS as is: no GRO
 	# or NAPI setting is needed (checked below with /proc/softirqs)
-	ip netns exec "$NS_B" sh -c 'echo 2 > /sys/class/net/veth0/queues/rx-0/rps_cpus'
-	ip netns exec "$NS_A" sh -c 'echo 2 > /sys/class/net/veth0/queues/rx-0/rps_cpus'
+	ip netns exec "$NS_B" sh -c "echo $(cpu_mask "$LOAD_CPU") > /sys/class/net/veth0/queues/rx-0/rps_cpus"
+	ip netns exec "$NS_A" sh -c "echo $(cpu_mask "$LOAD_CPU") > /sys/class/net/veth0/queues/rx-0/rps_cpus"
 }
 
 teardown() {
@@ -43,8 +45,8 @@ teardown() {
 		kill "$p" 2>/dev/null || true
 		wait "$p" 2>/dev/null || true
 	done
-	ip netns del "$NS_A" 2>/dev/null || true
-	ip netns del "$NS_B" 2>/dev/null || true
+	[ -z "${NS_A:-}" ] || ip netns del "$NS_A" 2>/dev/null || true
+	[ -z "${NS_B:-}" ] || ip netns del "$NS_B" 2>/dev/null || true
 	# a pair that never left the root namespace (setup failed half-way)
 	ip link del "dbtmb$$a" 2>/dev/null || true
 	remove_scratch
@@ -53,9 +55,9 @@ teardown() {
 # NET_RX count of CPU $1 in a proc_net_rx listing $2.
 rx_of() { awk -v c="$1" '$1 == c { print $2 }' <<<"$2"; }
 
-# Runs the server pinned to CPU $1 under a 6 s capture while a pinned
-# sender streams to it; leaves the capture in $SCRATCH/run.json and the
-# per-CPU NET_RX count deltas in RX0, RX1.
+# Runs the server pinned to CPU $1 under a 6 s capture while a sender
+# pinned to LOAD_CPU streams to it; leaves the capture in $SCRATCH/run.json
+# and the NET_RX count deltas of LOAD_CPU and OTHER_CPU in RX_LOAD, RX_OTHER.
 stream_with_server_on() {
 	local cpu="$1" before after
 	taskset -c "$cpu" ip netns exec "$NS_B" "$TOOLS/tcp_stream" -l -a 10.231.0.2 -p 5001 \
@@ -66,7 +68,7 @@ stream_with_server_on() {
 	CAPTURE=$!
 	wait_for_text "$SCRATCH/capture.err" "capturing to"
 	before="$(proc_net_rx)"
-	taskset -c 1 ip netns exec "$NS_A" "$TOOLS/tcp_stream" -a 10.231.0.2 -p 5001 -d 6 -s 1024 -n \
+	taskset -c "$LOAD_CPU" ip netns exec "$NS_A" "$TOOLS/tcp_stream" -a 10.231.0.2 -p 5001 -d 6 -s 1024 -n \
 		>"$SCRATCH/sender.out" 2>&1 &
 	SENDER=$!
 	wait "$SENDER"
@@ -77,42 +79,46 @@ stream_with_server_on() {
 	wait "$SERVER"
 	SERVER_PID_WAS=$SERVER
 	SERVER=
-	RX0=$(( $(rx_of 0 "$after") - $(rx_of 0 "$before") ))
-	RX1=$(( $(rx_of 1 "$after") - $(rx_of 1 "$before") ))
+	RX_LOAD=$(( $(rx_of "$LOAD_CPU" "$after") - $(rx_of "$LOAD_CPU" "$before") ))
+	RX_OTHER=$(( $(rx_of "$OTHER_CPU" "$after") - $(rx_of "$OTHER_CPU" "$before") ))
 	cat "$SCRATCH/sender.out" "$SCRATCH/server.out"
-	echo "NET_RX runs (/proc/softirqs): cpu0 +$RX0, cpu1 +$RX1"
+	echo "NET_RX runs (/proc/softirqs): cpu$OTHER_CPU +$RX_OTHER, cpu$LOAD_CPU +$RX_LOAD"
 	jq -r '.intervals[] | "interval \(.t): " + ([.cpus[] | "cpu\(.cpu) net_rx \(.softirq_pct.net_rx * 10 | round / 10)% idle \(.idle_pct | round)%"] | join(", "))' \
 		"$SCRATCH/run.json"
 	jq -c '.findings[] | {id, severity, pid, title}' "$SCRATCH/run.json"
 }
 
 # bats test_tags=vm
-@test "server pinned to the CPU RPS steers NET_RX to: softirq_on_db_cores names CPU 1 and the pid" {
-	stream_with_server_on 1
-	# the steering works: NET_RX runs on CPU 1, hardly on CPU 0
-	[ "$RX1" -gt 1000 ]
-	[ "$RX1" -gt $((RX0 * 4)) ]
-	local f
+@test "server pinned to the CPU RPS steers NET_RX to: softirq_on_db_cores names that CPU and the pid" {
+	stream_with_server_on "$LOAD_CPU"
+	# the steering works: NET_RX runs on LOAD_CPU, hardly on OTHER_CPU
+	[ "$RX_LOAD" -gt 1000 ]
+	[ "$RX_LOAD" -gt $((RX_OTHER * 4)) ]
+	# every other online CPU is outside the server's set
+	local f outside
+	outside="$(online_cpus | grep -vx "$LOAD_CPU" | format_cpulist)"
 	f="$(jq -c --argjson pid "$SERVER_PID_WAS" \
 		'[.findings[] | select(.id == "softirq_on_db_cores" and .pid == $pid)] | first' \
 		"$SCRATCH/run.json")"
 	echo "finding: $f"
 	[ "$f" != "null" ]
-	jq -e '.evidence.cpus == "1" and .evidence.process_cpus == "1" and
-	       .evidence.outside_cpus == "0" and .evidence.net_rx_pct > 10 and
+	jq -e --arg c "$LOAD_CPU" --arg o "$outside" \
+		'.evidence.cpus == $c and .evidence.process_cpus == $c and
+	       .evidence.outside_cpus == $o and .evidence.net_rx_pct > 10 and
 	       .evidence.outside_net_pct < 5' <<<"$f"
-	jq -e --arg pid "$SERVER_PID_WAS" '.title | contains("(pid " + $pid + ")") and contains("CPU 1")' <<<"$f"
-	jq -e '.hint | contains("taskset -apc 0 ")' <<<"$f"
+	jq -e --arg pid "$SERVER_PID_WAS" --arg c "$LOAD_CPU" \
+		'.title | contains("(pid " + $pid + ")") and contains("CPU " + $c)' <<<"$f"
+	jq -e --arg o "$outside" '.hint | contains("taskset -apc " + $o + " ")' <<<"$f"
 	"$VALIDATE" "$SCRATCH/run.json"
 }
 
 @test "server pinned to the other CPU: no softirq_on_db_cores" {
-	stream_with_server_on 0
-	# the packets still land on CPU 1
-	[ "$RX1" -gt 1000 ]
+	stream_with_server_on "$OTHER_CPU"
+	# the packets still land on LOAD_CPU
+	[ "$RX_LOAD" -gt 1000 ]
 	jq -e --argjson pid "$SERVER_PID_WAS" \
 		'[.findings[] | select(.id == "softirq_on_db_cores" and .pid == $pid)] | length == 0' \
 		"$SCRATCH/run.json"
-	# CPU 1 carried the network softirq over the capture
-	jq -e '[.cpus[] | select(.cpu == 1) | .softirq_pct.net_rx][0] > 5' "$SCRATCH/run.json"
+	# LOAD_CPU carried the network softirq over the capture
+	jq -e --argjson c "$LOAD_CPU" '[.cpus[] | select(.cpu == $c) | .softirq_pct.net_rx][0] > 5' "$SCRATCH/run.json"
 }

@@ -33,7 +33,7 @@ load helpers/common
 @test "probes -v shows what libbpf did" {
 	run "$DBTRACE" probes -v
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"softirq: attached"*"via tp_btf"* ]]
+	[[ "$output" == *"softirq: attached"*"via $(expected_path softirq)"* ]]
 }
 
 # bats test_tags=vm

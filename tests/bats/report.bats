@@ -66,7 +66,7 @@ assert_png() {
 	need_chromium
 	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 3 -i 1 -o "$cap"
 	wait_for_text "$SCRATCH/err" "capturing to" "$LIMIT"
-	"$TOOLS/tcp_rr" -d 2 -c 1 -S 1 >"$SCRATCH/rr"
+	"$TOOLS/tcp_rr" -d 2 -c "$LOAD_CPU" -S "$LOAD_CPU" >"$SCRATCH/rr"
 	wait "$BG_PID"
 	BG_PID=
 	port="$(sed -n 's/.*transactions=.* port=\([0-9]*\).*/\1/p' "$SCRATCH/rr")"

@@ -14,9 +14,10 @@ load helpers/common
 	for col in %usr %sys %si NET_RX NET_TX TIMER SCHED RCU %hirq %idle wait99us; do
 		[[ "$header" == *"$col"* ]]
 	done
-	# one row per online CPU plus "all", in each table
+	# one row per online CPU plus "all", in each table (online, not
+	# nproc: a cpuset or taskset around the tests leaves the rest online)
 	local ncpu rows
-	ncpu="$(nproc)"
+	ncpu="$(online_cpus | wc -l)"
 	rows="$(grep -cE '^[0-9]+ ' <<<"$output")"
 	[ "$rows" -eq $((2 * ncpu)) ]
 	[ "$(grep -c '^all ' <<<"$output")" -eq 2 ]
@@ -24,17 +25,17 @@ load helpers/common
 
 @test "top --batch --sort n marks NET_RX and sorts by it" {
 	# the load outlives dbtrace's start-up, however slow (qemu TCG)
-	"$TOOLS/tcp_rr" -d 300 -c 1 -S 1 >/dev/null &
+	"$TOOLS/tcp_rr" -d 300 -c "$LOAD_CPU" -S "$LOAD_CPU" >/dev/null &
 	local load=$!
 	run "$DBTRACE" top --batch -d 2 --sort n
 	kill "$load"; wait "$load" 2>/dev/null || true
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"*NET_RX"* ]]
-	# the loaded CPU (1) comes first in the last table
+	# the loaded CPU comes first in the last table
 	local first
 	first="$(awk '/^dbtrace top/ { n++ } n == 2 && /^[0-9]+ / { print $1; exit }' <<<"$output")"
-	[ "$first" = 1 ]
+	[ "$first" = "$LOAD_CPU" ]
 }
 
 @test "top rejects a bad sort key with exit 2" {

@@ -13,6 +13,7 @@ make_scratch() {
 
 remove_scratch() {
 	[ -n "${SCRATCH:-}" ] && rm -rf "$SCRATCH"
+	return 0
 }
 
 # Prints the NET_RX counts of /proc/softirqs, one "cpu count" per line.
@@ -105,6 +106,68 @@ within_pct() {
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
 }
 
+# --- CPUs ------------------------------------------------------------------
+# The tests pin their loads to CPUs, and a machine has 1 to 64 of them (or
+# more), not always numbered from 0 or all usable (offline CPUs, a cpuset).
+
+# Expands a kernel CPU list ("0-3,8,10-11") to one number per line.
+expand_cpulist() {
+	tr -d ' \n' <<<"$1" | awk -v RS=, -F- 'NF { e = NF > 1 ? $2 : $1; for (i = $1; i <= e; i++) print i }'
+}
+
+# The reverse, as the kernel and dbtrace print it: numbers on stdin, one
+# per line, to "0-3,8,10-11".
+format_cpulist() {
+	sort -n -u | awk '{ if (NR > 1 && $1 == last + 1) { last = $1; next }
+	                    if (NR > 1) out = out (first == last ? first : first "-" last) ","
+	                    first = last = $1 }
+	             END { if (NR) out = out (first == last ? first : first "-" last); print out }'
+}
+
+# Online CPUs, one per line.
+online_cpus() { expand_cpulist "$(cat /sys/devices/system/cpu/online)"; }
+
+# CPUs the tests may pin to: online and in this shell's affinity.
+usable_cpus() {
+	local allowed
+	allowed="$(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/$$/status)"
+	LC_ALL=C comm -12 <(online_cpus | LC_ALL=C sort) <(expand_cpulist "$allowed" | LC_ALL=C sort) | sort -n
+}
+
+# CPUS: the usable CPUs. LOAD_CPU: where a test pins its load (the second
+# usable CPU: the first often carries the machine's own interrupts);
+# OTHER_CPU: a different one for the other side of a test. POOL_CPUS: the
+# first two usable CPUs as a list, for thread pools. On a 1-CPU machine
+# all of them are that CPU: tests that need two distinct CPUs call
+# need_cpus 2.
+mapfile -t CPUS < <(usable_cpus)
+[ ${#CPUS[@]} -gt 0 ] || CPUS=(0)
+LOAD_CPU="${CPUS[1]:-${CPUS[0]}}"
+OTHER_CPU="${CPUS[0]}"
+POOL_CPUS="$(printf '%s\n' "${CPUS[@]:0:2}" | format_cpulist)"
+POOL_NCPUS="$(expand_cpulist "$POOL_CPUS" | wc -l)"
+
+# Skips a test that needs N distinct usable CPUs on a machine with fewer.
+need_cpus() {
+	[ ${#CPUS[@]} -ge "$1" ] ||
+		skip "needs $1 usable CPUs, only ${#CPUS[@]} here (CPU $(printf '%s\n' "${CPUS[@]}" | format_cpulist))"
+	return 0
+}
+
+# The CPU mask of one CPU as rps_cpus and smp_affinity take it: 32-bit
+# hex words, most significant first, separated by commas.
+cpu_mask() {
+	local cpu="$1" words=() w i
+	for ((w = 0; w <= cpu / 32; w++)); do
+		if [ "$w" -eq $((cpu / 32)) ]; then
+			words=("$(printf '%x' $((1 << (cpu % 32))))" "${words[@]}")
+		else
+			words=(00000000 "${words[@]}")
+		fi
+	done
+	(IFS=,; echo "${words[*]}")
+}
+
 # Under qemu TCG (scripts/vmtest.sh sets DBTRACE_VM=1) everything runs ~30x
 # slower: tests that need host speed say so instead of timing out.
 skip_in_vm() {
@@ -112,16 +175,104 @@ skip_in_vm() {
 	return 0
 }
 
-# The attach path a family must take here: the host kernel (6.18 in a VM
-# that refuses fentry) takes the fallbacks, Debian's 6.1 in qemu
-# (DBTRACE_VM=1) the preferred paths. A silent fallback fails the test.
-expected_path() {   # family
-	local vm="${DBTRACE_VM:-0}"
-	case "$1" in
-	softirq | sched) echo tp_btf ;;
-	clock) [ "$vm" = 1 ] && echo perf_event+fentry || echo perf_event ;;
-	net) [ "$vm" = 1 ] && echo fentry+tp_btf || echo tp_btf ;;
+# kernel_allows CHECK...: whether the running kernel loads and attaches an
+# empty program of each kind at each place ("fentry:FUNC", "tp_btf:TP",
+# "tracepoint:CAT/NAME", "kprobe:FUNC", ...: tests/tools/bpf_can). Each
+# answer is kept for the rest of the run.
+kernel_allows() {
+	local c
+	for c in "$@"; do
+		grep -q ' yes$' "$(bpf_can_result "$c")" || return 1
+	done
+}
+
+# The file holding bpf_can's line for one check ("CHECK yes" or
+# "CHECK no: STAGE: ENAME (text)"), made on first use.
+bpf_can_result() {
+	local dir="${BATS_RUN_TMPDIR:-${TMPDIR:-/tmp}/dbtrace-bats.$$}/bpf_can" f
+	f="$dir/${1//\//_}"
+	if [ ! -s "$f" ]; then
+		mkdir -p "$dir"
+		"$TOOLS/bpf_can" "$1" >"$f.$$" 2>&1
+		mv -f "$f.$$" "$f"
+	fi
+	echo "$f"
+}
+
+# kernel_refusal CHECK...: "STAGE: ENAME" of the first check the kernel
+# refuses (e.g. "load: EPERM"), nothing when it allows them all.
+kernel_refusal() {
+	local c
+	for c in "$@"; do
+		sed -n 's/^[^ ]* no: \([a-z]*: E[A-Z0-9]*\).*/\1/p' "$(bpf_can_result "$c")" | grep . && return
+	done
+	return 0
+}
+
+# The clock syscalls' entry points as fentry sees them on this architecture.
+syscall_fn() {
+	case "$(uname -m)" in
+	x86_64) echo "__x64_sys_$1" ;;
+	aarch64) echo "__arm64_sys_$1" ;;
+	*) echo "sys_$1" ;;
 	esac
+}
+
+# family_variants FAMILY: one line per attach path, "PATH CHECK...", in
+# dbtrace's order of preference (src/collect/FAMILY.c), with the program
+# types and places each path's programs use (bpf/FAMILY.bpf.c).
+family_variants() {
+	local s fe=() tp=()
+	case "$1" in
+	softirq)
+		echo tp_btf tp_btf:softirq_{raise,entry,exit} tp_btf:irq_handler_{entry,exit}
+		echo raw_tp raw_tp:softirq_{raise,entry,exit} raw_tp:irq_handler_{entry,exit}
+		;;
+	sched)
+		echo tp_btf tp_btf:sched_switch iter:task
+		echo raw_tp raw_tp:sched_switch
+		;;
+	clock)
+		for s in clock_gettime gettimeofday time clock_nanosleep; do
+			fe+=("fentry:$(syscall_fn "$s")")
+			tp+=("tracepoint:syscalls/sys_enter_$s")
+		done
+		# by default nothing that taxes every system call: fentry on
+		# the clock syscalls, else the sampler alone
+		echo "perf_event+fentry perf_event ${fe[*]}"
+		if [ "${2:-}" = count ]; then   # --clock-syscalls=count
+			echo "perf_event+tracepoint perf_event ${tp[*]}"
+			echo perf_event+tp_btf perf_event tp_btf:sys_enter
+			echo perf_event+raw_tp perf_event raw_tp:sys_enter
+		fi
+		echo perf_event perf_event
+		;;
+	net)
+		echo fentry+tp_btf tp_btf:net_dev_{queue,xmit} fentry:tcp_sendmsg fexit:tcp_recvmsg \
+			fentry:sock_def_readable
+		echo tp_btf tp_btf:net_dev_{queue,xmit} tp_btf:{tcp_sendmsg_locked,sock_recv_length,sk_data_ready}
+		echo raw_tp raw_tp:net_dev_{queue,xmit} raw_tp:{tcp_sendmsg_locked,sock_recv_length,sk_data_ready}
+		;;
+	esac
+}
+
+# The attach path a family must take on the running kernel: the first of
+# its paths whose program types and places this kernel accepts, found by
+# loading and attaching empty programs (kernel_allows). So the expectation
+# follows the kernel, whichever it is (this host's 6.18 refuses fentry with
+# EPERM, Debian's 6.1 allows it), and a silent fallback still fails.
+expected_path() {   # family [count]
+	local path checks
+	while read -r path checks; do
+		# shellcheck disable=SC2086 # one word per check
+		kernel_allows $checks && { echo "$path"; return; }
+	done < <(family_variants "$1" "${2:-}")
+	echo none
+}
+
+# The checks behind one path of a family, for kernel_refusal.
+path_checks() {   # family path
+	family_variants "$1" | awk -v p="$2" '$1 == p { $1 = ""; print }'
 }
 
 # Asserts `dbtrace probes` output ($1) shows family $2 on its expected path.
@@ -129,7 +280,11 @@ assert_probe_path() {
 	local want
 	want="$(expected_path "$2")"
 	grep -qE "^$2 +$(sed 's/[+]/[+]/g' <<<"$want")( |$)" <<<"$1" || {
-		echo "expected $2 via $want, got:"; echo "$1"; return 1; }
+		echo "expected $2 via $want, got:"; echo "$1"
+		echo "what this kernel allows (tests/tools/bpf_can):"
+		cat "${BATS_RUN_TMPDIR:-/nonexistent}"/bpf_can/* 2>/dev/null
+		return 1
+	}
 }
 
 # Two network namespaces joined by a veth pair, both ends up, for tests
