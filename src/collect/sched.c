@@ -290,7 +290,7 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 {
 	struct sched_bpf__bss *bss = ((struct sched_bpf *)c->h.skel)->bss;
 	struct take_ctx tc = { c, snap };
-	uint64_t inserts = 0, failed = 0, adopted = 0;
+	uint64_t inserts = 0, failed = 0, adopted = 0, deleted_before;
 	__u32 zero = 0;
 	int err;
 
@@ -316,6 +316,9 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 	if (err)
 		return err;
 	sched_snapshot_sort(snap);
+	/* the exited threads read just now are counted in n_map: their
+	 * deletion below must not count them a second time */
+	deleted_before = c->deleted;
 	for (int i = 0; i < snap->n; i++)
 		if (snap->t[i].exited)
 			add_exited(c, snap->t[i].tid);
@@ -336,8 +339,8 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 	}
 	/* every entry ever put in sched_threads is there, deleted by us,
 	 * moved into task storage, or evicted */
-	snap->evictions = inserts > (uint64_t)c->n_map + c->deleted + adopted
-				  ? inserts - (uint64_t)c->n_map - c->deleted - adopted : 0;
+	snap->evictions = inserts > (uint64_t)c->n_map + deleted_before + adopted
+				  ? inserts - (uint64_t)c->n_map - deleted_before - adopted : 0;
 	snap->lost = failed;
 	log_debug("sched: %d threads (%d in the map), %llu inserted, %llu deleted, %llu adopted, %llu evicted",
 		  snap->n, c->n_map, (unsigned long long)inserts, (unsigned long long)c->deleted,
