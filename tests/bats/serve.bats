@@ -280,3 +280,58 @@ s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen()' "$port"
 	done
 }
+
+# scrape_within PORT SECONDS OUT: one scrape with curl, which must return
+# 200 within SECONDS; its body in OUT.
+scrape_within() {
+	local code
+	code="$(curl -s --max-time "$2" -o "$3" -w '%{http_code} %{time_total}' "http://127.0.0.1:$1/metrics")" || {
+		echo "scrape failed or took over $2 s: $code" >&2
+		return 1
+	}
+	echo "scrape: $code s"
+	[ "${code%% *}" = 200 ]
+	grep -q '^dbtrace_build_info{' "$3"
+}
+
+@test "a hundred idle connections, connection churn and thread churn: every scrape returns within 1 s" {
+	local port i
+	port="$(free_port)"
+	start_serve "$port" -i 0.5
+	python3 "$REPO/tests/bats/helpers/hostile_clients.py" "$port" --idle 100 --churn --seconds 6 \
+		>"$SCRATCH/hostile" &
+	PIDS+=($!)
+	local hostile=$!
+	wait_for_text "$SCRATCH/hostile" ready
+	# threads come and go by the thousand: every interval reads full maps
+	"$TOOLS/thread_churn" -n 10000000 >/dev/null &
+	PIDS+=($!)
+	for ((i = 0; i < 8; i++)); do
+		scrape_within "$port" 1 "$SCRATCH/m$i"
+		sleep 0.5
+	done
+	wait "$hostile"
+	cat "$SCRATCH/hostile"
+	# the crowd was there all along: shed, not left to time out
+	grep -qE 'churned=[1-9][0-9]{2,}' "$SCRATCH/hostile"
+}
+
+@test "slow-loris clients are cut off at the request deadline and never hold the server" {
+	local port
+	port="$(free_port)"
+	start_serve "$port" -i 0.5
+	# ten clients each sending a header byte every 0.2 s, for 12 s: MHD's
+	# own inactivity timeout never fires for them
+	python3 "$REPO/tests/bats/helpers/hostile_clients.py" "$port" --loris 10 --seconds 12 \
+		>"$SCRATCH/hostile" &
+	PIDS+=($!)
+	local hostile=$!
+	wait_for_text "$SCRATCH/hostile" ready
+	scrape_within "$port" 1 "$SCRATCH/m"
+	wait "$hostile"
+	cat "$SCRATCH/hostile"
+	grep -q 'loris_open=0 ' "$SCRATCH/hostile"
+	# 5 s to complete a request, checked at least every interval
+	awk -v l="$(sed -n 's/.*loris_max_life=\([0-9.]*\).*/\1/p' "$SCRATCH/hostile")" \
+		'BEGIN { exit !(l >= 4.5 && l < 7) }'
+}
