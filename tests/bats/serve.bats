@@ -335,3 +335,25 @@ scrape_within() {
 	awk -v l="$(sed -n 's/.*loris_max_life=\([0-9.]*\).*/\1/p' "$SCRATCH/hostile")" \
 		'BEGIN { exit !(l >= 4.5 && l < 7) }'
 }
+
+@test "port slots of ports gone quiet are given back: after 400 short-lived ports a new port is still measured" {
+	local port rrport trans got
+	port="$(free_port)"
+	start_serve "$port" -i 0.25
+	# 200 listeners, one exchange each: 400 (port, role) keys, more than
+	# the kernel side's 256 slots
+	python3 "$REPO/tests/bats/helpers/port_churn.py" 200
+	# quiet for 5 s, then given back at the next read
+	sleep 6
+	"$TOOLS/tcp_rr" -d 1 -c 1 -S 1 >"$SCRATCH/rr"
+	cat "$SCRATCH/rr"
+	sleep 0.6   # two more intervals
+	scrape_within "$port" 1 "$SCRATCH/m"
+	rrport="$(sed -n 's/.*transactions=.* port=\([0-9]*\).*/\1/p' "$SCRATCH/rr")"
+	trans="$(sed -n 's/.*transactions=\([0-9]*\).*/\1/p' "$SCRATCH/rr")"
+	got="$(value "$SCRATCH/m" "dbtrace_port_response_seconds_count{port=\"$rrport\",role=\"server\"}")"
+	echo "port $rrport: $trans transactions, $got response samples"
+	within_pct "$got" "$trans" 5
+	got="$(value "$SCRATCH/m" "dbtrace_port_response_seconds_count{port=\"$rrport\",role=\"client\"}")"
+	within_pct "$got" "$trans" 5
+}
