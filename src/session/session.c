@@ -102,7 +102,7 @@ static int judge(struct session_state *st, struct sched_interval *si,
 		err = gettimeofday_hotspot_check(ci, &st->col->clock.fns, &st->clock_env, &st->gtod,
 						 index, &st->now);
 	if (!err)
-		err = misbinding_judge(&st->mis, st->rows, st->col->ncpus, si, st->pids,
+		err = misbinding_judge(&st->mis, st->rows, st->col->ncpus, si, ni, st->pids,
 				       st->cfg->n_pids, index, &st->now);
 	if (!err && ni)
 		err = judge_net(st, ni, index);
