@@ -296,7 +296,9 @@ static int heat_cpus(const struct capture *c, int **out)
 			}
 			v[n++] = cpu;
 		}
-	qsort(v, (size_t)n, sizeof(*v), cmp_int);
+	/* no interval with a CPU: v is NULL, which qsort must not get */
+	if (n > 1)
+		qsort(v, (size_t)n, sizeof(*v), cmp_int);
 	*out = v;
 	return n;
 }
