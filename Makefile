@@ -76,6 +76,7 @@ run: deps
 test: test-deps
 	$(Q)scripts/check-layers.sh
 	$(Q)$(MAKE) --no-print-directory all unit-bins tools
+	$(Q)$(MAKE) --no-print-directory fuzz-smoke
 	$(Q)tests/run.sh
 
 # includes point only downwards (docs/architecture.md)
@@ -183,26 +184,51 @@ vmtest: all tools
 vmtest-rt: all tools
 	$(Q)VM_KERNELS=rt tests/run.sh vm
 
-# libFuzzer over the command line, the --class parser and every /proc and
-# /sys parser (tests/fuzz/fuzz_*.c), FUZZ_SECONDS each, seeds in
-# tests/fuzz/corpus/<target>/. Crashes land in build/fuzz/; each one
-# fixed becomes a regression case in the unit tests.
+# libFuzzer over the command line, the --class parser, every /proc and
+# /sys parser, the rtnetlink qdisc replies, the vDSO's ELF image and the
+# capture reader behind report and diff (tests/fuzz/fuzz_*.c), seeds in
+# tests/fuzz/corpus/<target>/. `make fuzz` runs each FUZZ_SECONDS;
+# `make fuzz-smoke` (part of `make test`) FUZZ_SMOKE_SECONDS. Crashes land
+# in build/fuzz/; each one fixed becomes a regression case in the unit
+# tests. The pure sources are instrumented once into a library every
+# target links.
 FUZZ_SECONDS ?= 30
+FUZZ_SMOKE_SECONDS ?= 3
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
-FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-               -std=gnu11 -Iinclude -Isrc -I$(BUILD)
-.PHONY: fuzz
-fuzz: $(FUZZ_BINS)
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/fuzz/obj/%.o)
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -g -O1 $(FUZZ_SAN) -std=gnu11 -Iinclude -Isrc -I$(BUILD) \
+               -DDBTRACE_VERSION='"$(VERSION)"' -DDBTRACE_GIT_REV='"$(GIT_REV)"'
+.PHONY: fuzz fuzz-smoke
+
+# fuzz_run SECONDS: every target in turn; the first crash stops the run
+define fuzz_run
 	$(Q)for f in $(FUZZ_BINS); do \
 		t=$${f##*/fuzz_}; mkdir -p $(BUILD)/fuzz/corpus-$$t; \
-		echo "== $$t ($(FUZZ_SECONDS) s)"; \
-		$$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -artifact_prefix=$(BUILD)/fuzz/$$t- \
+		echo "== $$t ($(1) s)"; \
+		$$f -max_total_time=$(1) -max_len=65536 -artifact_prefix=$(BUILD)/fuzz/$$t- \
 			$(BUILD)/fuzz/corpus-$$t tests/fuzz/corpus/$$t 2>&1 | grep -E '^Done|ERROR|SUMMARY|^artifact' ; \
 		test $${PIPESTATUS[0]} -eq 0 || exit 1; \
 	done
+endef
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) | $(BUILD)
+fuzz: $(FUZZ_BINS)
+	$(call fuzz_run,$(FUZZ_SECONDS))
+
+fuzz-smoke: $(FUZZ_BINS)
+	$(call fuzz_run,$(FUZZ_SMOKE_SECONDS))
+
+$(BUILD)/fuzz/obj/%.o: %.c
+	$(call msg,FUZZCC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(BUILD)/fuzz/libdbtrace-fuzz.a: $(FUZZ_LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)ar rcs $@ $^
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/fuzz/libdbtrace-fuzz.a | $(BUILD)
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CLANG) $(FUZZ_CFLAGS) $< $(LIB_SRCS) -o $@ $(LIB_LDLIBS)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(BUILD)/fuzz/libdbtrace-fuzz.a -o $@ $(LIB_LDLIBS)

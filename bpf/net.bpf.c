@@ -110,9 +110,11 @@ struct {
 } net_devs SEC(".maps");
 
 /* Ports: a sample is an array index, not a hash lookup (two samples per
- * request on each end); the hash is consulted once per socket. Slots are
- * handed out by net_port_next and never given back: a port's counters are
- * cumulative for the life of the probes. */
+ * request on each end); the hash is consulted once per socket, and again
+ * only when its slot changed hands. Slots never used yet are handed out
+ * by net_port_next; slots user space gave back (ports quiet for a while,
+ * when the array runs full) wait in net_port_free. A port's counters are
+ * cumulative while it holds its slot. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, DBT_NET_MAX_PORTS);
@@ -133,6 +135,20 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);              /* next free slot */
 } net_port_next SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(max_entries, DBT_NET_MAX_PORTS);
+	__type(value, __u32);              /* a slot given back */
+} net_port_free SEC(".maps");
+
+/* An array, so the check before each sample is an inlined load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DBT_NET_MAX_PORTS);
+	__type(key, __u32);
+	__type(value, __u32);              /* dbt_net_port_owner() of the holder; 0: free */
+} net_port_owner SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -329,24 +345,46 @@ static __always_inline bool tcp_conn(struct sock *sk, const bool typed)
 	return KREAD(typed, sk, __sk_common.skc_state) != TCP_LISTEN;
 }
 
-/* The slot of a port and role in net_ports, handing out a new one the
- * first time; DBT_NET_MAX_PORTS when all are taken. Two CPUs meeting a
- * new port at once may both take a slot: the loser's stays unused. */
+/* A slot nobody holds: one given back first, else one never used;
+ * DBT_NET_MAX_PORTS when there is none. */
+static __always_inline __u32 free_slot(void)
+{
+	__u32 zero = 0, *next, n;
+
+	if (!bpf_map_pop_elem(&net_port_free, &n) && n < DBT_NET_MAX_PORTS)
+		return n;
+	next = bpf_map_lookup_elem(&net_port_next, &zero);
+	/* checked before the add: a full array retried on every sample
+	 * must not wrap the counter round to slots in use */
+	if (!next || *next >= DBT_NET_MAX_PORTS)
+		return DBT_NET_MAX_PORTS;
+	n = __sync_fetch_and_add(next, 1);
+	return n < DBT_NET_MAX_PORTS ? n : DBT_NET_MAX_PORTS;
+}
+
+/* The slot of a port and role in net_ports, taking a free one the first
+ * time; DBT_NET_MAX_PORTS when none is free. Two CPUs meeting a new port
+ * at once may both take a slot: the loser gives its back. */
 static __noinline __u32 port_slot(__u16 port, __u16 role)
 {
 	struct dbt_net_port_key k = { .port = port, .role = role };
 	struct dbt_net_stats *st;
-	__u32 zero = 0, *slot, *next, n;
+	__u32 *slot, *owner, n;
 
 	slot = bpf_map_lookup_elem(&net_port_slot, &k);
 	if (slot)
 		return *slot;
-	next = bpf_map_lookup_elem(&net_port_next, &zero);
-	if (!next)
-		return DBT_NET_MAX_PORTS;
-	n = __sync_fetch_and_add(next, 1);
-	if (n < DBT_NET_MAX_PORTS && !bpf_map_update_elem(&net_port_slot, &k, &n, BPF_NOEXIST))
-		return n;
+	n = free_slot();
+	owner = bpf_map_lookup_elem(&net_port_owner, &n);
+	if (owner) {
+		/* owned before it is findable: no socket samples into it
+		 * while it still says free */
+		*owner = dbt_net_port_owner(port, role);
+		if (!bpf_map_update_elem(&net_port_slot, &k, &n, BPF_NOEXIST))
+			return n;
+		*owner = 0;
+		bpf_map_push_elem(&net_port_free, &n, 0);
+	}
 	slot = bpf_map_lookup_elem(&net_port_slot, &k);
 	if (slot)
 		return *slot;
@@ -425,18 +463,25 @@ static __always_inline struct dbt_net_sock *sock_state(struct sock *sk, const bo
 	}
 }
 
-/* NULL when the port got no slot (more than DBT_NET_MAX_PORTS ports,
- * counted in port_failed when it was refused). */
-static __always_inline struct dbt_net_port *port_entry(const struct dbt_net_sock *s)
+/* The socket's port counters; NULL when its port has no slot (none free,
+ * counted in port_failed). A slot that is no longer its port's (given
+ * back by user space, perhaps handed to another port) or none at all is
+ * looked up again: a port that went quiet and comes back gets a slot. */
+static __always_inline struct dbt_net_port *port_entry(struct dbt_net_sock *s)
 {
-	__u32 slot = s->slot;
+	__u32 slot = s->slot, *owner;
 
+	owner = bpf_map_lookup_elem(&net_port_owner, &slot);
+	if (!owner || *owner != dbt_net_port_owner(s->port, s->role)) {
+		s->slot = port_slot(s->port, s->role);
+		slot = s->slot;
+	}
 	return bpf_map_lookup_elem(&net_ports, &slot);
 }
 
 /* One request done: counted always; timed when its start was (weighted
  * as drawn, see dbt_start_weight()). now: 0 when the clock was not read. */
-static __always_inline void response_sample(const struct dbt_net_sock *s, __u64 now)
+static __always_inline void response_sample(struct dbt_net_sock *s, __u64 now)
 {
 	struct dbt_net_port *p = port_entry(s);
 

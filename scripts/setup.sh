@@ -14,6 +14,9 @@ PACKAGES=(
 	libmicrohttpd-dev
 	# tests
 	libcmocka-dev bats jq python3 python3-jsonschema iproute2 procps
+	# make fuzz and fuzz-smoke (part of make test): libFuzzer and the
+	# sanitizers' runtimes for clang
+	libclang-rt-dev
 	# benchmark anchors
 	libbpf-tools
 )

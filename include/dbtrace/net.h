@@ -23,7 +23,10 @@
 /* Map capacities. Sockets and skbs in flight are LRU (bounded; an evicted
  * entry loses at most one pending sample). Devices are a per-CPU hash;
  * ports a per-CPU array, 256 x 448 B per CPU, whose slot for a port is
- * found once per socket in the net_port_slot hash (see dbt_net_sock). */
+ * found once per socket in the net_port_slot hash (see dbt_net_sock).
+ * Slots are not held forever: user space gives back the slots of ports
+ * that went quiet when the array runs full (src/model/net_port_slots.h),
+ * and a socket whose slot changed hands finds its port's new one. */
 #define DBT_NET_MAX_SOCKS 32768
 #define DBT_NET_MAX_SKBS 65536
 #define DBT_NET_MAX_DEVS 256
@@ -66,6 +69,15 @@ struct dbt_net_port_key {
 	__u16 port;                    /* host byte order */
 	__u16 role;                    /* enum dbt_net_role */
 };
+
+/* Who holds a slot (map net_port_owner, indexed by slot): 0 while the
+ * slot is free, else this of the port key holding it. A socket checks it
+ * before each sample: a slot given back and handed to another port is
+ * not its port's any more. */
+static inline __u32 dbt_net_port_owner(__u16 port, __u16 role)
+{
+	return ((__u32)role << 16 | port) + 1;
+}
 
 /* Cumulative per port, role and CPU (map net_ports, per-CPU array,
  * indexed by the slot net_port_slot gives the port's key). */
@@ -116,7 +128,7 @@ struct dbt_net_sock {
 struct dbt_net_stats {
 	__u64 socks_new;               /* socket entries created */
 	__u64 sock_failed;             /* socket entry could not be created */
-	__u64 port_failed;             /* port map full: samples lost */
+	__u64 port_failed;             /* no port slot free: samples lost */
 	__u64 dev_failed;              /* device map full: samples lost */
 	__u64 skb_failed;              /* skb timestamp could not be stored */
 };

@@ -152,7 +152,10 @@ static int by_rank(const void *x, const void *y)
 
 static void pairs_top(struct pairs *ps, int top_n)
 {
-	qsort(ps->p, (size_t)ps->n, sizeof(*ps->p), by_rank);
+	/* none at all (a capture without the section): ps->p is NULL, which
+	 * qsort must not be given even for no items */
+	if (ps->n > 1)
+		qsort(ps->p, (size_t)ps->n, sizeof(*ps->p), by_rank);
 	if (top_n > 0 && ps->n > top_n)
 		ps->n = top_n;
 }

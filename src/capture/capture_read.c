@@ -570,6 +570,15 @@ static int member_value(struct reader *r, struct capture *cap, const char *key, 
 		snprintf(cap->version, sizeof(cap->version), "%s", json_object_get_string(v));
 	} else if (!strcmp(key, "started_at") && v) {
 		snprintf(cap->started_at, sizeof(cap->started_at), "%s", json_object_get_string(v));
+	} else if (!strcmp(key, "started_at_monotonic_s")) {
+		cap->started_at_monotonic_s = is_number(v) ? json_object_get_double(v) : NAN;
+	} else if (!strcmp(key, "complete")) {
+		if (!v || !json_object_is_type(v, json_type_boolean))
+			return fail(r, -EINVAL, "\"complete\" is not true or false");
+		cap->have_complete = true;
+		cap->complete = json_object_get_boolean(v);
+	} else if (!strcmp(key, "stop_reason") && v && json_object_is_type(v, json_type_string)) {
+		snprintf(cap->stop_reason, sizeof(cap->stop_reason), "%s", json_object_get_string(v));
 	} else if (!strcmp(key, "duration_s")) {
 		cap->duration_s = is_number(v) ? json_object_get_double(v) : NAN;
 	} else if (!strcmp(key, "interval_s")) {
@@ -672,6 +681,7 @@ int capture_read_buf(const char *buf, size_t len, const char *name, struct captu
 
 	memset(cap, 0, sizeof(*cap));
 	cap->duration_s = cap->interval_s = NAN;
+	cap->started_at_monotonic_s = NAN;
 	cap->cpu_pct = NAN;
 	snprintf(cap->path, sizeof(cap->path), "%s", name);
 	if (errlen)
@@ -695,7 +705,9 @@ int capture_read_file(const char *path, struct capture *cap, char *err, size_t e
 	int fd, rc;
 
 	memset(cap, 0, sizeof(*cap));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* non-blocking: a FIFO given as a capture is refused below, not
+	 * waited on */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0 || fstat(fd, &st)) {
 		rc = -errno;
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-rc));

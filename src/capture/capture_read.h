@@ -38,6 +38,10 @@ struct capture {
 	char path[256];                /* as given, for messages and titles */
 	char version[32];
 	char started_at[40];
+	double started_at_monotonic_s; /* NAN: a capture older than the field */
+	/* have_complete false: a capture older than the fields */
+	bool have_complete, complete;
+	char stop_reason[24];
 	double duration_s, interval_s;
 	struct host_info host;
 	/* family and attach ("" when the family did not attach) are read

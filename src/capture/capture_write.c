@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,6 +387,49 @@ static int stream_status(FILE *f)
 	return errno > 0 ? -errno : -EIO;
 }
 
+int capture_format_time(const struct timespec *wall, char *buf, size_t len)
+{
+	struct tm tm;
+	char whole[32];
+	int n;
+
+	if (!gmtime_r(&wall->tv_sec, &tm) || !strftime(whole, sizeof(whole), "%Y-%m-%dT%H:%M:%S", &tm))
+		return -EINVAL;
+	n = snprintf(buf, len, "%s.%03ldZ", whole, wall->tv_nsec / 1000000);
+	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
+}
+
+const char *capture_stop_reason(int signo, bool planned, bool *complete, char *buf, size_t len)
+{
+	const char *abbrev;
+
+	*complete = true;
+	if (!signo)
+		return "duration";
+	if (!planned && signo == SIGINT)
+		return "user";
+	*complete = false;
+	abbrev = sigabbrev_np(signo);
+	if (abbrev)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else
+		snprintf(buf, len, "signal %d", signo);
+	return buf;
+}
+
+/* Seconds with microseconds written out in full: the document's doubles
+ * keep six significant digits, which a monotonic clock of days in seconds
+ * would lose its milliseconds to. */
+static json_object *seconds_full(double s)
+{
+	char text[40];
+
+	if (!isfinite(s))
+		return NULL;
+	snprintf(text, sizeof(text), "%.6f", s);
+	return json_object_new_double_s(s, text);
+}
+
 int capture_begin(struct capture_writer *w, const struct capture_meta *m)
 {
 	json_object *o = json_object_new_object(), *host = json_object_new_object();
@@ -395,6 +439,7 @@ int capture_begin(struct capture_writer *w, const struct capture_meta *m)
 	json_object_object_add(o, "schema", json_object_new_string(CAPTURE_SCHEMA));
 	json_object_object_add(o, "version", json_object_new_string(m->version));
 	json_object_object_add(o, "started_at", json_object_new_string(m->started_at));
+	json_object_object_add(o, "started_at_monotonic_s", seconds_full(m->started_at_monotonic_s));
 	json_object_object_add(o, "interval_s", json_object_new_double(m->interval_s));
 	json_object_object_add(host, "hostname", json_object_new_string(m->host.hostname));
 	json_object_object_add(host, "kernel", json_object_new_string(m->host.kernel));
@@ -437,6 +482,9 @@ int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 	json_object *o = json_object_new_object(), *ov = json_object_new_object();
 	int rc;
 
+	json_object_object_add(o, "complete", json_object_new_boolean(s->complete));
+	json_object_object_add(o, "stop_reason",
+			       json_object_new_string(s->stop_reason ? s->stop_reason : "duration"));
 	json_object_object_add(o, "duration_s", json_object_new_double(s->duration_s));
 	json_object_object_add(ov, "cpu_pct", num(s->cpu_pct));
 	json_object_object_add(ov, "max_rss_kb", json_object_new_int64(s->max_rss_kb));

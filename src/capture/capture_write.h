@@ -6,8 +6,10 @@
 #ifndef DBTRACE_CAPTURE_CAPTURE_WRITE_H
 #define DBTRACE_CAPTURE_CAPTURE_WRITE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include "core/bpf_plan.h"
 #include "findings/finding.h"
 #include "model/clock_model.h"
@@ -20,7 +22,10 @@
 
 struct capture_meta {
 	const char *version;
-	char started_at[40];            /* RFC3339, UTC */
+	char started_at[40];            /* RFC 3339, UTC, with milliseconds (capture_format_time) */
+	/* CLOCK_MONOTONIC seconds at the same instant (the intervals' t = 0),
+	 * to line a capture up with other tools' timelines; NAN: unknown */
+	double started_at_monotonic_s;
 	double interval_s;
 	struct host_info host;
 	const struct probe_report *probes;
@@ -28,6 +33,10 @@ struct capture_meta {
 };
 
 struct capture_summary {
+	/* false: cut short (a stop signal before the planned duration) */
+	bool complete;
+	/* "duration", "user", or the signal's name ("SIGINT", "SIGTERM") */
+	const char *stop_reason;
 	double duration_s;
 	double cpu_pct;                 /* dbtrace's own CPU use, % of one core */
 	long max_rss_kb;
@@ -56,6 +65,17 @@ struct json_object;
 /* One finding as every JSON output writes it (the capture, `check
  * --json`): id, severity, title, pid, class, evidence, hint, intervals. */
 struct json_object *capture_json_finding(const struct finding *f);
+
+/* "2026-01-01T09:30:00.123Z": a wall-clock time as started_at carries it
+ * (ISO 8601, UTC, milliseconds). Returns 0, or -ENOSPC when len is too
+ * small. */
+int capture_format_time(const struct timespec *wall, char *buf, size_t len);
+
+/* Why a capture stopped, as stop_reason says it: "duration" when the
+ * planned duration ran out (signo 0), "user" for SIGINT when no duration
+ * was planned (Ctrl-C is how such a capture ends), else the signal's name,
+ * and then the capture was cut short (*complete false). */
+const char *capture_stop_reason(int signo, bool planned, bool *complete, char *buf, size_t len);
 
 /* Checks that path can be written (creating the unnamed file now) so a bad
  * path fails before any probe loads. "-" writes to stdout. On error, err

@@ -7,12 +7,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/resource.h>
 #include <time.h>
 
 struct capture_ctx {
 	struct capture_writer *w;
+	struct capture_meta *meta;
 };
+
+/* The header goes out once the first snapshot is taken: started_at and
+ * started_at_monotonic_s are then the instant of the intervals' t = 0,
+ * on both clocks, to line up with sysbench's per-second reports and
+ * Prometheus samples. */
+static int on_start(void *ctx, uint64_t first_mono_ns)
+{
+	struct capture_ctx *c = ctx;
+	struct timespec wall, mono;
+	int64_t since_ns;
+
+	clock_gettime(CLOCK_REALTIME, &wall);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	/* the snapshot was a moment ago: take the wall clock back as far */
+	since_ns = ((int64_t)mono.tv_sec * 1000000000 + mono.tv_nsec) - (int64_t)first_mono_ns;
+	if (since_ns > 0) {
+		int64_t w = (int64_t)wall.tv_sec * 1000000000 + wall.tv_nsec - since_ns;
+
+		wall.tv_sec = (time_t)(w / 1000000000);
+		wall.tv_nsec = (long)(w % 1000000000);
+	}
+	capture_format_time(&wall, c->meta->started_at, sizeof(c->meta->started_at));
+	c->meta->started_at_monotonic_s = (double)first_mono_ns / 1e9;
+	return capture_begin(c->w, c->meta);
+}
 
 static int on_interval(void *ctx, const struct interval_view *iv)
 {
@@ -49,17 +76,17 @@ static void default_output(char *buf, size_t len)
 
 int cmd_capture(const struct dbt_config *cfg)
 {
-	struct capture_ctx c = { 0 };
-	struct session_sink sink = { .ctx = &c, .on_interval = on_interval, .input_fd = -1 };
 	struct capture_meta meta = { .version = DBTRACE_VERSION, .interval_s = cfg->interval_s };
+	struct capture_ctx c = { .meta = &meta };
+	struct session_sink sink = { .ctx = &c, .on_interval = on_interval, .on_start = on_start,
+				     .input_fd = -1 };
 	struct capture_summary sum = { 0 };
 	struct session_result res;
 	struct collectors col;
 	struct collect_config cc = cmd_collect_config(cfg);
 	struct cpu_row *rows;
-	char path[256], err[512], eb[96];
+	char path[256], err[512], eb[96], why[24];
 	const char *out = cfg->output;
-	time_t now = time(NULL);
 	double cpu0;
 	int rc, failed;
 
@@ -87,19 +114,15 @@ int cmd_capture(const struct dbt_config *cfg)
 			log_err("%s probes did not attach (see dbtrace probes); capturing the rest",
 				col.reports[f].family);
 
-	strftime(meta.started_at, sizeof(meta.started_at), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	host_info_read(NULL, &meta.host);
 	meta.probes = col.reports;
 	meta.n_probes = FAM_COUNT;
-	rc = capture_begin(c.w, &meta);
-	if (!rc) {
-		if (cfg->duration_s)
-			log_info("capturing to %s for %g s", out, cfg->duration_s);
-		else
-			log_info("capturing to %s until interrupted (Ctrl-C)", out);
-		cpu0 = cpu_seconds();
-		rc = session_run(cfg, &col, &sink, &res);
-	}
+	if (cfg->duration_s)
+		log_info("capturing to %s for %g s", out, cfg->duration_s);
+	else
+		log_info("capturing to %s until interrupted (Ctrl-C)", out);
+	cpu0 = cpu_seconds();
+	rc = session_run(cfg, &col, &sink, &res);
 	if (rc) {
 		log_err("capture failed: %s; no file written", log_errno_text(rc, eb, sizeof(eb)));
 		capture_abort(c.w);
@@ -115,6 +138,8 @@ int cmd_capture(const struct dbt_config *cfg)
 		return DBT_EXIT_RUNTIME;
 	}
 	cpu_rows_compute(&res.first, &res.last, rows);
+	sum.stop_reason = capture_stop_reason(res.stop_signal, cfg->duration_s > 0, &sum.complete,
+					      why, sizeof(why));
 	sum.duration_s = res.elapsed_s;
 	sum.cpu_pct = res.elapsed_s > 0 ? 100.0 * (cpu_seconds() - cpu0) / res.elapsed_s : 0;
 	sum.max_rss_kb = max_rss_kb();
@@ -136,6 +161,7 @@ int cmd_capture(const struct dbt_config *cfg)
 		log_err("%s; no file written", err);
 		return DBT_EXIT_RUNTIME;
 	}
-	log_info("wrote %s: %d intervals over %.1f s", out, res.intervals, sum.duration_s);
+	log_info("wrote %s: %d intervals over %.1f s%s%s", out, res.intervals, sum.duration_s,
+		 sum.complete ? "" : ", cut short by ", sum.complete ? "" : sum.stop_reason);
 	return DBT_EXIT_OK;
 }

@@ -146,8 +146,8 @@ int cmd_serve(const struct dbt_config *cfg)
 	rc = session_run(cfg, &col, &sink, &res);
 	collectors_close(&col);
 	if (!rc)
-		log_info("stopped after %d intervals, %lu requests served", res.intervals,
-			 http_server_requests(s.http));
+		log_info("stopped after %d intervals, %lu requests served, %lu connections cut off",
+			 res.intervals, http_server_requests(s.http), http_server_shed(s.http));
 	session_result_free(&res);
 	http_server_stop(s.http);
 	prom_totals_free(s.totals);

@@ -82,6 +82,9 @@ int net_collector_open(struct net_collector *c, struct probe_report *rep)
 	c->port_slot_fd = bpf_map__fd(s->maps.net_port_slot);
 	c->ports_fd = bpf_map__fd(s->maps.net_ports);
 	c->stats_fd = bpf_map__fd(s->maps.net_stats);
+	c->port_owner_fd = bpf_map__fd(s->maps.net_port_owner);
+	c->port_free_fd = bpf_map__fd(s->maps.net_port_free);
+	net_port_slots_init(&c->slots);
 	return 0;
 }
 
@@ -163,7 +166,59 @@ static int take_ports(void *ctx, uint32_t n)
 				p->rxq_hist[s] += v->rxq_hist[s];
 			}
 		}
+		p->gen = net_port_slots_observe(&t->c->slots, slots[i], p->port, p->role,
+						p->requests + p->reads, t->snap->mono_ns);
 	}
+	return 0;
+}
+
+/* Gives a quiet port's slot back to the kernel side: unfindable first (a
+ * new socket of the port takes another slot), then disowned (its old
+ * sockets look their port up again), emptied, and queued for the next
+ * new port. A sample already past the owner check when the slot is
+ * emptied lands in it: at most the few in flight on other CPUs. */
+static void give_back(struct net_collector *c, uint32_t slot)
+{
+	const struct net_port_slot_use *u = &c->slots.slot[slot];
+	struct dbt_net_port_key key = { .port = u->port, .role = u->role };
+	__u32 free_owner = 0;
+	int err;
+
+	err = bpf_map_delete_elem(c->port_slot_fd, &key);
+	if (!err)
+		err = bpf_map_update_elem(c->port_owner_fd, &slot, &free_owner, BPF_ANY);
+	if (!err) {
+		/* per-CPU values: ncpus copies of a struct whose size is a
+		 * multiple of 8, the kernel's stride */
+		memset(c->port_vals, 0, (size_t)c->ncpus * sizeof(*c->port_vals));
+		err = bpf_map_update_elem(c->ports_fd, &slot, c->port_vals, BPF_ANY);
+	}
+	if (!err)
+		err = bpf_map_update_elem(c->port_free_fd, NULL, &slot, BPF_ANY);
+	if (err) {
+		log_debug("net: cannot give back port slot %u (%u/%s): %s", slot, key.port,
+			  net_role_name(key.role), strerror(errno));
+		return;
+	}
+	c->slots_reclaimed++;
+	log_debug("net: port %u (%s) quiet: slot %u given back", key.port, net_role_name(key.role),
+		  slot);
+}
+
+/* The port index, then the slots of quiet ports back when it runs full. */
+static int read_ports(struct net_collector *c, struct take_ctx *t)
+{
+	uint32_t back[DBT_NET_MAX_PORTS];
+	int err, n;
+
+	net_port_slots_begin(&c->slots);
+	err = bpf_hash_stream(c->port_slot_fd, c->keys, c->values, NET_CHUNK, false,
+			      DBT_NET_MAX_PORTS, take_ports, t);
+	if (err)
+		return err;
+	n = net_port_slots_end(&c->slots, t->snap->mono_ns, back, DBT_NET_MAX_PORTS);
+	for (int i = 0; i < n; i++)
+		give_back(c, back[i]);
 	return 0;
 }
 
@@ -335,8 +390,7 @@ int net_collector_read(struct net_collector *c, struct net_snapshot *snap)
 	err = bpf_hash_stream(c->devs_fd, c->keys, c->values, NET_CHUNK, false, DBT_NET_MAX_DEVS,
 			      take_devs, &t);
 	if (!err)
-		err = bpf_hash_stream(c->port_slot_fd, c->keys, c->values, NET_CHUNK, false,
-				      DBT_NET_MAX_PORTS, take_ports, &t);
+		err = read_ports(c, &t);
 	if (err)
 		return err;
 	err = read_here(&own);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "core/bpf_plan.h"
 #include "model/net_model.h"
+#include "model/net_port_slots.h"
 #include "sysinfo/netdev.h"
 #include "sysinfo/qdisc.h"
 
@@ -25,7 +26,7 @@ struct net_ns_ref {
 
 struct net_collector {
 	struct plan_handle h;
-	int devs_fd, port_slot_fd, ports_fd, stats_fd;
+	int devs_fd, port_slot_fd, ports_fd, stats_fd, port_owner_fd, port_free_fd;
 	int ncpus;
 	uint32_t self_netns;
 	void *keys, *values;           /* one chunk of a batch read (per-CPU values) */
@@ -37,6 +38,8 @@ struct net_collector {
 	int n_ns;
 	size_t cap_ns;
 	uint64_t failed;               /* map-full losses at the last read */
+	struct net_port_slots slots;   /* which port holds which slot, to give quiet ones back */
+	uint64_t slots_reclaimed;
 };
 
 int net_collector_open(struct net_collector *c, struct probe_report *rep);

@@ -2,7 +2,10 @@
  * masks steer packets to) CPUs a database process is bound to, so the
  * network's interrupt and softirq work will run on the database's cores
  * (field case: OceanBase workers on cores 0-1, the NIC's IRQs on the same
- * two cores, 25-30% si there and 0% elsewhere).
+ * two cores, 25-30% si there and 0% elsewhere). Weighed by what those NICs
+ * carry: a warning once they have carried traffic, info while they have
+ * been idle all run (a management NIC, a spare port); `check`, which
+ * measures nothing, warns and says traffic was not measured.
  *
  * Also the helpers the other misbinding rules (softirq_on_db_cores,
  * softirq_concentration) share: which IRQs and queues land on a CPU set,
@@ -13,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "findings/finding.h"
+#include "findings/nic_traffic.h"
 #include "sysinfo/cpuset.h"
 #include "sysinfo/nic_layout.h"
 
@@ -32,7 +36,16 @@ struct misbind_host {
 	const struct dbt_nic_layout *nics;   /* may be NULL: no layout */
 	bool irqbalance_running;       /* it would undo manual IRQ affinity */
 	int irqbalance_pid;
+	/* packets/s per NIC over the run; NULL: a static check (`check`),
+	 * not measured: the net family is off */
+	const struct nic_traffic_table *traffic;
 };
+
+/* Below this many packets/s (rx + tx, the busiest interval) the NICs a
+ * process's CPUs share have carried no traffic to speak of: ARP, NTP and
+ * monitoring make a few per second on an otherwise idle port, a database
+ * under load thousands. */
+#define IRQ_OVERLAP_IDLE_PPS 10.0
 
 /* "0-3,8", or a prefix ending in "..." when it does not fit in len. */
 void misbind_cpulist(const struct dbt_cpuset *set, char *buf, size_t len);
@@ -64,6 +77,9 @@ int misbind_format_mask(const struct dbt_cpuset *set, char *buf, size_t len);
  * Judges one process: when it is bound to part of the online CPUs and a
  * NIC IRQ that fired is delivered there (effective affinity, else the
  * configured one) or an rx queue's RPS mask includes one of its CPUs.
+ * Severity: warning, or info when every such NIC was measured and their
+ * busiest interval stayed under IRQ_OVERLAP_IDLE_PPS. Evidence says the
+ * packets/s of those NICs (per device), or that traffic was not measured.
  * Merges into out, tagged with interval_index (-1: a static check).
  * Returns 0 or -ENOMEM.
  */

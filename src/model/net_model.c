@@ -245,6 +245,10 @@ int net_interval_compute(const struct net_snapshot *prev, const struct net_snaps
 
 		if (!port_wanted(filter, c->port))
 			continue;
+		/* a new slot's counters started from zero: the old slot's
+		 * counts are not to be subtracted from them */
+		if (p && p->gen != c->gen)
+			p = NULL;
 		memset(r, 0, sizeof(*r));
 		r->port = c->port;
 		r->role = c->role;

@@ -32,10 +32,14 @@ struct net_dev_sample {
 	struct qdisc_info qdisc;       /* the root qdisc */
 };
 
-/* One service port and role at one snapshot; cumulative. */
+/* One service port and role at one snapshot; cumulative while the port
+ * keeps its kernel-side slot. */
 struct net_port_sample {
 	uint16_t port;
 	uint8_t role;                  /* enum dbt_net_role */
+	/* the slot's incarnation (model/net_port_slots.h): a port whose slot
+	 * was given back and that came back in another counts from zero */
+	uint32_t gen;
 	uint64_t requests, reads;
 	__u64 resp_hist[DBT_HIST_SLOTS];
 	__u64 rxq_hist[DBT_HIST_SLOTS];

@@ -23,9 +23,12 @@ static void capture_line(FILE *f, const char *label, const struct capture *c)
 	char dur[32];
 
 	fmt_num(dur, sizeof(dur), c->duration_s, false);
-	fprintf(f, "%-7s %s  host %s  kernel %s  started %s  %s s\n", label, c->path,
+	fprintf(f, "%-7s %s  host %s  kernel %s  started %s  %s s%s%s%s\n", label, c->path,
 		c->host.hostname[0] ? c->host.hostname : "?", c->host.kernel[0] ? c->host.kernel : "?",
-		c->started_at[0] ? c->started_at : "?", dur);
+		c->started_at[0] ? c->started_at : "?", dur,
+		c->have_complete && !c->complete ? " (cut short by " : "",
+		c->have_complete && !c->complete ? (c->stop_reason[0] ? c->stop_reason : "a signal") : "",
+		c->have_complete && !c->complete ? ")" : "");
 }
 
 static int key_width(const struct cdiff_section *s)

@@ -1,9 +1,17 @@
 /* libmicrohttpd in "external epoll" mode: the listening socket is ours
  * (so a port in use or a foreign address is a clear one-line error before
  * any probe loads), the daemon's epoll descriptor goes into the caller's
- * poll loop, and MHD_run() serves whatever is ready. */
+ * poll loop, and MHD_run() serves whatever is ready.
+ *
+ * MHD 0.9.75 has no call that closes a connection from outside a request,
+ * and its own limit refuses the newcomer (the scrape) rather than an idle
+ * old connection; its timeout restarts with every byte, so a client that
+ * trickles its header never times out. So connections are tracked here
+ * (render/http_conns.h decides) and cut off with shutdown(2): the socket
+ * turns readable at EOF, MHD reads 0 and closes it on its next run. */
 #define _GNU_SOURCE
 #include "render/http_server.h"
+#include "render/http_conns.h"
 #include "core/log.h"
 
 #include <arpa/inet.h>
@@ -13,10 +21,12 @@
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 struct http_server {
@@ -27,8 +37,83 @@ struct http_server {
 	void *ctx;
 	const char *content_type;
 	char address[96];
-	unsigned long requests;
+	unsigned long requests, shed;
+	struct http_conns conns;
+	size_t max_conns;
+	uint64_t deadline_ns;
 };
+
+/* MHD's own limit, above ours: connections shed but not closed yet still
+ * count for MHD until its next run. */
+#define MHD_LIMIT_FACTOR 4
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void cut_off(struct http_server *s, struct http_conn *c, const char *why)
+{
+	log_debug("http: closing connection %d (%s)", c->fd, why);
+	/* both ways: MHD sees EOF, the client sees the connection end */
+	shutdown(c->fd, SHUT_RDWR);
+	c->shed = true;
+	s->shed++;
+}
+
+static struct http_conn *conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	struct http_server *s = cls;
+	struct http_conn *conn = *socket_context, *victim;
+	const union MHD_ConnectionInfo *ci;
+
+	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (conn) {
+			http_conns_remove(&s->conns, conn);
+			free(conn);
+			*socket_context = NULL;
+		}
+		return;
+	}
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	conn = calloc(1, sizeof(*conn));
+	if (!conn || !ci || http_conns_add(&s->conns, conn)) {
+		/* untracked, it would escape the deadline: refuse it */
+		free(conn);
+		if (ci)
+			shutdown(ci->connect_fd, SHUT_RDWR);
+		return;
+	}
+	conn->fd = ci->connect_fd;
+	conn->since_ns = now_ns();
+	*socket_context = conn;
+	while ((victim = http_conns_over_limit(&s->conns, s->max_conns)))
+		cut_off(s, victim, "over the connection limit");
+}
+
+/* A request is done (answered, or its connection went away): the
+ * connection's next request gets a fresh deadline. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **req_state,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct http_conn *conn = conn_of(c);
+
+	if (conn) {
+		conn->busy = false;
+		conn->since_ns = now_ns();
+	}
+}
 
 static const char index_page[] =
 	"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>dbtrace</title></head>"
@@ -78,6 +163,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 
 	/* the first call only announces the request */
 	if (!*req_state) {
+		struct http_conn *conn = conn_of(c);
+
+		if (conn)
+			conn->busy = true;
 		*req_state = s;
 		return MHD_YES;
 	}
@@ -189,6 +278,9 @@ int http_server_start(struct http_server **out, const struct http_server_config 
 	s->metrics = cfg->metrics;
 	s->ctx = cfg->ctx;
 	s->content_type = cfg->content_type;
+	s->max_conns = cfg->max_conns ? cfg->max_conns : HTTP_SERVER_MAX_CONNS;
+	s->deadline_ns = (uint64_t)(cfg->request_deadline_ms ? cfg->request_deadline_ms
+							   : HTTP_SERVER_REQUEST_DEADLINE_MS) * 1000000ull;
 	s->listen_fd = open_listener(cfg, err, errlen);
 	if (s->listen_fd < 0) {
 		int e = s->listen_fd;
@@ -202,8 +294,10 @@ int http_server_start(struct http_server **out, const struct http_server_config 
 	s->d = MHD_start_daemon(MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0, NULL, NULL, handle, s,
 				MHD_OPTION_EXTERNAL_LOGGER, mhd_log, s,
 				MHD_OPTION_LISTEN_SOCKET, s->listen_fd,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)32,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)(s->max_conns * MHD_LIMIT_FACTOR),
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
+				MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
+				MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 				MHD_OPTION_END);
 	info = s->d ? MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_EPOLL_FD) : NULL;
 	if (!info) {
@@ -227,7 +321,14 @@ int http_server_fd(const struct http_server *s)
 
 int http_server_run(struct http_server *s)
 {
-	return MHD_run(s->d) == MHD_YES ? 0 : -EIO;
+	struct http_conn *late;
+	uint64_t now;
+	int rc = MHD_run(s->d) == MHD_YES ? 0 : -EIO;
+
+	now = now_ns();
+	while ((late = http_conns_expired(&s->conns, now, s->deadline_ns)))
+		cut_off(s, late, "no complete request in time");
+	return rc;
 }
 
 const char *http_server_address(const struct http_server *s)
@@ -240,10 +341,19 @@ unsigned long http_server_requests(const struct http_server *s)
 	return s->requests;
 }
 
+unsigned long http_server_shed(const struct http_server *s)
+{
+	return s->shed;
+}
+
 void http_server_stop(struct http_server *s)
 {
 	if (!s)
 		return;
-	MHD_stop_daemon(s->d);   /* closes the listening socket too */
+	MHD_stop_daemon(s->d);   /* closes the listening socket and every connection */
+	/* MHD reports each closed connection: nothing should be left */
+	for (size_t i = 0; i < s->conns.n; i++)
+		free(s->conns.items[i]);
+	http_conns_free(&s->conns);
 	free(s);
 }

@@ -5,7 +5,15 @@
  * thread of its own and the caller's signal handling applies to it.
  * GET /metrics returns what the metrics callback produces, GET / a short
  * page that links to it; anything else 404, methods other than GET and
- * HEAD 405. */
+ * HEAD 405.
+ *
+ * Hostile clients: a connection has request_deadline_ms (from its accept,
+ * or from its previous response) to complete a request, busy or not, so
+ * a slow-loris client that trickles a header byte at a time is cut off;
+ * past max_conns live connections the one idle longest is shed, so a
+ * hundred idle connections cannot keep a scrape out. Both act when the
+ * server runs: a caller that runs it at least once a second bounds the
+ * deadline's slack to a second. */
 #ifndef DBTRACE_RENDER_HTTP_SERVER_H
 #define DBTRACE_RENDER_HTTP_SERVER_H
 
@@ -23,7 +31,15 @@ struct http_server_config {
 	const char *content_type;      /* of /metrics */
 	http_body_fn metrics;
 	void *ctx;
+	/* 0: the defaults below */
+	unsigned int max_conns;
+	unsigned int request_deadline_ms;
 };
+
+#define HTTP_SERVER_MAX_CONNS 32
+/* Prometheus sends its request as soon as it connects; 5 s is ample for
+ * a real client on any network dbtrace is scraped over. */
+#define HTTP_SERVER_REQUEST_DEADLINE_MS 5000
 
 struct http_server;
 
@@ -40,6 +56,8 @@ int http_server_run(struct http_server *s);
 const char *http_server_address(const struct http_server *s);
 /* Requests answered so far (any path). */
 unsigned long http_server_requests(const struct http_server *s);
+/* Connections cut off so far: shed over the limit, or past the deadline. */
+unsigned long http_server_shed(const struct http_server *s);
 void http_server_stop(struct http_server *s);
 
 #endif

@@ -163,7 +163,14 @@ static void header(FILE *f, const struct capture *c, const struct report_opts *o
 	esc(f, c->path);
 	fputs("</b>, started <b>", f);
 	esc(f, c->started_at);
-	fprintf(f, "</b>, <b>%s s</b> in %d intervals of %s s; kernel <b>", dur, c->n_intervals, ival);
+	fprintf(f, "</b>, <b>%s s</b> in %d intervals of %s s", dur, c->n_intervals, ival);
+	if (c->have_complete && !c->complete) {
+		/* a stop signal came before the planned duration */
+		fputs(", <b>cut short by ", f);
+		esc(f, c->stop_reason[0] ? c->stop_reason : "a signal");
+		fputs("</b>", f);
+	}
+	fputs("; kernel <b>", f);
 	esc(f, c->host.kernel);
 	fprintf(f, "</b>, %d CPUs, clocksource <b>", c->host.cpus);
 	esc(f, c->host.clocksource);
@@ -289,7 +296,9 @@ static int heat_cpus(const struct capture *c, int **out)
 			}
 			v[n++] = cpu;
 		}
-	qsort(v, (size_t)n, sizeof(*v), cmp_int);
+	/* no interval with a CPU: v is NULL, which qsort must not get */
+	if (n > 1)
+		qsort(v, (size_t)n, sizeof(*v), cmp_int);
 	*out = v;
 	return n;
 }

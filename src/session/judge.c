@@ -81,7 +81,8 @@ int judge_tick(struct judge *j, struct tick *t, const struct cpu_row *rows, int 
 		err = gettimeofday_hotspot_check(&t->clock, fns, &j->clock_env, &j->gtod, index,
 						 &j->now);
 	if (!err)
-		err = misbinding_judge(&j->mis, rows, ncpus, si, j->pids, j->n_pids, index, &j->now);
+		err = misbinding_judge(&j->mis, rows, ncpus, si, t->have_net ? &t->net : NULL, j->pids,
+				       j->n_pids, index, &j->now);
 	if (!err && t->have_net)
 		err = judge_net(j, &t->net, index);
 	for (int i = 0; !err && i < j->now.n; i++)

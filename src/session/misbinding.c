@@ -4,6 +4,7 @@
 #include "sysinfo/irqbalance.h"
 #include "sysinfo/proc_scan.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +36,7 @@ void misbinding_init(struct misbinding *m)
 void misbinding_free(struct misbinding *m)
 {
 	dbt_nic_layout_free(&m->nics);
+	nic_traffic_free(&m->traffic);
 	m->n_cache = 0;
 }
 
@@ -103,17 +105,21 @@ int misbinding_pick(const struct sched_interval *si, const int *pids, int n_pids
 }
 
 int misbinding_judge(struct misbinding *m, const struct cpu_row *rows, int n_rows,
-		     const struct sched_interval *si, const int *pids, int n_pids,
-		     int index, struct finding_list *out)
+		     const struct sched_interval *si, const struct net_interval *ni,
+		     const int *pids, int n_pids, int index, struct finding_list *out)
 {
 	struct misbind_target targets[DBT_MAX_PIDS];
 	struct misbind_host host = {
 		.nics = m->have_nics ? &m->nics : NULL,
 		.irqbalance_running = m->irqbalance_running,
 		.irqbalance_pid = m->irqbalance_pid,
+		.traffic = &m->traffic,
 	};
 	int picked[DBT_MAX_PIDS];
 	int n = 0, n_picked, err = 0;
+
+	if (m->have_nics && nic_traffic_update(&m->traffic, &m->nics, ni))
+		return -ENOMEM;
 
 	dbt_cpuset_zero(&host.online);
 	for (int i = 0; i < n_rows; i++)

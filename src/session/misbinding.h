@@ -7,9 +7,11 @@
 #define DBTRACE_SESSION_MISBINDING_H
 
 #include "findings/finding.h"
+#include "findings/nic_traffic.h"
 #include "findings/softirq_concentration.h"
 #include "findings/softirq_on_db_cores.h"
 #include "model/cpu_model.h"
+#include "model/net_model.h"
 #include "model/sched_model.h"
 #include "sysinfo/nic_layout.h"
 
@@ -32,6 +34,7 @@ struct misbinding {
 	struct sconc_config sconc;
 	struct misbind_cached cache[MISBIND_CACHE];
 	int n_cache;
+	struct nic_traffic_table traffic;   /* what each NIC carried, this run */
 };
 
 /* Reads the live host's NIC layout and irqbalance state. A host whose
@@ -49,10 +52,12 @@ int misbinding_pick(const struct sched_interval *si, const int *pids, int n_pids
  * Runs softirq_on_db_cores and irq_affinity_overlap for each target and
  * softirq_concentration for the host, over one interval's CPU rows.
  * Targets: pids when n_pids > 0, else the busiest processes of si (may be
- * NULL) using at least a twentieth of a core. Returns 0 or -ENOMEM.
+ * NULL) using at least a twentieth of a core. ni (NULL when the net
+ * family is off) says what each NIC carried, which irq_affinity_overlap
+ * weighs. Returns 0 or -ENOMEM.
  */
 int misbinding_judge(struct misbinding *m, const struct cpu_row *rows, int n_rows,
-		     const struct sched_interval *si, const int *pids, int n_pids,
-		     int index, struct finding_list *out);
+		     const struct sched_interval *si, const struct net_interval *ni,
+		     const int *pids, int n_pids, int index, struct finding_list *out);
 
 #endif

@@ -184,6 +184,8 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 		goto out;
 	cpu_snapshot_copy(&res->first, &st.snaps[0].cpu);
 	cpu_snapshot_copy(&res->last, &st.snaps[0].cpu);
+	if (sink->on_start && (err = sink->on_start(sink->ctx, st.snaps[0].cpu.mono_ns)))
+		goto out;
 	if (st.snaps[0].have_clock) {
 		err = clock_snapshot_copy(&st.clock_first, &st.snaps[0].clock);
 		if (err)

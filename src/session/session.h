@@ -23,6 +23,9 @@ struct session_sink {
 	int input_fd;                  /* -1, or a fd whose readiness calls on_input */
 	int (*on_input)(void *ctx);
 	double first_tick_s;           /* 0: the first refresh after one interval */
+	/* optional: the first snapshot is taken, at mono_ns (CLOCK_MONOTONIC,
+	 * the t = 0 of every interval); negative errno aborts */
+	int (*on_start)(void *ctx, uint64_t mono_ns);
 };
 
 struct session_result {

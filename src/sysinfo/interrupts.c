@@ -413,14 +413,12 @@ int dbt_interrupts_read_file(const char *path, struct dbt_interrupts *out)
 
 int dbt_interrupts_read(const char *root, struct dbt_interrupts *out)
 {
-	char path[PATH_MAX];
-	int err;
+	struct parse_state st;
+	int err = start(&st, out);
 
-	memset(out, 0, sizeof(*out));
-	err = procfile_path(path, sizeof(path), root, "proc/interrupts");
-	if (err)
-		return err;
-	return dbt_interrupts_read_file(path, out);
+	if (!err)
+		err = procfile_each_line_at(root, "proc/interrupts", LINE_MAX_BYTES, parse_line, &st);
+	return finish(&st, err);
 }
 
 void dbt_interrupts_free(struct dbt_interrupts *it)

@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,10 +64,23 @@ int dbt_proc_for_each_task(const char *root, int pid, dbt_pid_fn fn, void *ctx)
 	return walk(root, rel, fn, ctx);
 }
 
+/* Decimal digits at p, never past end: the buffer need not hold a NUL
+ * (sscanf and strtoull would look for one past len). Stops at the first
+ * non-digit; saturates rather than wraps. */
+static unsigned long long digits(const char *p, const char *end, const char **stop)
+{
+	unsigned long long v = 0;
+
+	for (; p < end && *p >= '0' && *p <= '9'; p++)
+		v = v > (ULLONG_MAX - 9) / 10 ? ULLONG_MAX : v * 10 + (unsigned long long)(*p - '0');
+	*stop = p;
+	return v;
+}
+
 int dbt_proc_stat_parse(const char *buf, size_t len, struct dbt_proc_cpu *out)
 {
-	const char *open = memchr(buf, '(', len), *close = NULL, *p, *end = buf + len;
-	unsigned long long utime = 0, stime = 0;
+	const char *open = memchr(buf, '(', len), *close = NULL, *p, *end = buf + len, *stop;
+	unsigned long long utime = 0, stime = 0, pid;
 	size_t n;
 	int field = 3;
 
@@ -76,8 +90,14 @@ int dbt_proc_stat_parse(const char *buf, size_t len, struct dbt_proc_cpu *out)
 			close = q - 1;
 			break;
 		}
-	if (!open || !close || close < open || sscanf(buf, "%d", &out->pid) != 1)
+	if (!open || !close || close < open)
 		return -EINVAL;
+	for (p = buf; p < open && (*p == ' ' || *p == '\t'); p++)
+		;
+	pid = digits(p, open, &stop);
+	if (stop == p || pid > INT_MAX)
+		return -EINVAL;
+	out->pid = (int)pid;
 	n = (size_t)(close - open - 1);
 	if (n >= sizeof(out->comm))
 		n = sizeof(out->comm) - 1;
@@ -85,14 +105,13 @@ int dbt_proc_stat_parse(const char *buf, size_t len, struct dbt_proc_cpu *out)
 	out->comm[n] = '\0';
 	/* fields after the comm: 3 state, 4 ppid, ..., 14 utime, 15 stime */
 	for (p = close + 1; p < end && field <= 15; field++) {
-		char *stop;
 		unsigned long long v;
 
 		while (p < end && *p == ' ')
 			p++;
 		if (p >= end)
 			break;
-		v = strtoull(p, &stop, 10);
+		v = digits(p, end, &stop);
 		if (field == 4)
 			out->ppid = (int)v;
 		else if (field == 14)

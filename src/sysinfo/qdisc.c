@@ -60,6 +60,16 @@ static double prob_pct(uint32_t p)
 	return 100.0 * (double)p / 4294967295.0;
 }
 
+/* A count computed in double, saturated at the top of uint64_t: past it
+ * the conversion is undefined (a hostile reply's bucket times its rate
+ * reached 3e20; found by fuzz_qdisc). */
+static uint64_t saturate_u64(double v)
+{
+	if (!(v >= 0))
+		return 0;
+	return v >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)v;
+}
+
 static void parse_tbf(const struct nlattr *opts, struct qdisc_info *q)
 {
 	const struct nlattr *a;
@@ -92,7 +102,7 @@ static void parse_tbf(const struct nlattr *opts, struct qdisc_info *q)
 	q->peakrate_bps = 8 * (prate64 ? prate64 : p.peakrate.rate);
 	q->limit = p.limit;
 	/* the bucket is given as the time to send it at the rate */
-	q->burst_bytes = (uint64_t)((double)p.buffer * PSCHED_NS_PER_TICK * (double)(q->rate_bps / 8) / 1e9 + 0.5);
+	q->burst_bytes = saturate_u64((double)p.buffer * PSCHED_NS_PER_TICK * (double)(q->rate_bps / 8) / 1e9 + 0.5);
 }
 
 static void parse_netem(const struct nlattr *opts, struct qdisc_info *q)
@@ -254,12 +264,21 @@ static int parse_class(const struct nlmsghdr *nlh, struct qdisc_table *t)
 	return 0;
 }
 
+/* mnl_nlmsg_ok() compares (int)nlmsg_len with what is left: a length of
+ * 2 GiB or more is negative there and passes, and mnl_nlmsg_next() then
+ * jumps that far (found by fuzz_qdisc). Compared unsigned here. */
+static bool msg_ok(const struct nlmsghdr *nlh, int rem)
+{
+	return rem >= (int)sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
+	       nlh->nlmsg_len <= (unsigned int)rem;
+}
+
 int qdisc_parse_reply(const void *buf, size_t len, struct qdisc_table *t)
 {
 	const struct nlmsghdr *nlh = buf;
 	int rem = len > (size_t)INT32_MAX ? INT32_MAX : (int)len, err;
 
-	while (mnl_nlmsg_ok(nlh, rem)) {
+	while (msg_ok(nlh, rem)) {
 		switch (nlh->nlmsg_type) {
 		case NLMSG_DONE:
 			return 1;

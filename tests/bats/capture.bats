@@ -116,3 +116,59 @@ teardown() { teardown_scratch; }
 	awk -v c="$charged" -v n="$net" 'BEGIN { exit !(n > 1 && c >= 0.8 * n && c <= 1.05 * n) }'
 	jq -e '.processes[] | select(.comm == "tcp_rr") | .classes[0].softirq_lost_pct >= .classes[0].net_softirq_lost_pct' "$out"
 }
+
+# A shell without job control starts background commands with SIGINT
+# ignored (POSIX); env --default-signal gives capture the disposition it
+# has when started from a terminal, where Ctrl-C sends SIGINT.
+@test "a capture cut short by SIGINT says so; one that ran its duration, or that Ctrl-C ended without -d, is complete" {
+	local cut="$SCRATCH/cut.json" full="$SCRATCH/full.json" open="$SCRATCH/open.json"
+	env --default-signal=INT "$DBTRACE" capture -d 30 -i 0.5 -o "$cut" 2>"$SCRATCH/err" &
+	BG_PID=$!
+	wait_for_text "$SCRATCH/err" "capturing to"
+	sleep 1.6
+	kill -s INT "$BG_PID"
+	wait "$BG_PID"
+	BG_PID=
+	cat "$SCRATCH/err"
+	"$VALIDATE" "$cut"
+	jq -e '.complete == false and .stop_reason == "SIGINT"' "$cut"
+	jq -e '.duration_s < 5 and (.intervals | length) >= 2' "$cut"
+	grep -q "cut short by SIGINT" "$SCRATCH/err"
+
+	"$DBTRACE" capture -d 1 -i 0.5 -o "$full" 2>/dev/null
+	"$VALIDATE" "$full"
+	jq -e '.complete == true and .stop_reason == "duration"' "$full"
+
+	env --default-signal=INT "$DBTRACE" capture -i 0.5 -o "$open" 2>"$SCRATCH/err" &
+	BG_PID=$!
+	wait_for_text "$SCRATCH/err" "capturing to"
+	sleep 1.2
+	kill -s INT "$BG_PID"
+	wait "$BG_PID"
+	BG_PID=
+	"$VALIDATE" "$open"
+	jq -e '.complete == true and .stop_reason == "user"' "$open"
+}
+
+@test "started_at has milliseconds and started_at_monotonic_s is the same instant on CLOCK_MONOTONIC" {
+	local out="$SCRATCH/run.json" t0 t1
+	read -r t0 < <(python3 -c 'import time; print(time.monotonic())')
+	"$DBTRACE" capture -d 1 -i 0.5 -o "$out" 2>/dev/null
+	read -r t1 < <(python3 -c 'import time; print(time.monotonic())')
+	"$VALIDATE" "$out"
+	jq -e '.started_at | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$")' "$out"
+	# taken during the run, on this host's monotonic clock
+	jq -e --argjson a "$t0" --argjson b "$t1" '.started_at_monotonic_s > $a and .started_at_monotonic_s < $b' "$out"
+	# the two clocks name one instant: wall - monotonic is now what it was then
+	python3 - "$out" <<'PY'
+import datetime, json, sys, time
+c = json.load(open(sys.argv[1]))
+wall = datetime.datetime.strptime(c["started_at"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+    tzinfo=datetime.timezone.utc).timestamp()
+then = wall - c["started_at_monotonic_s"]
+now = time.time() - time.monotonic()
+print("wall - monotonic: capture %.3f, now %.3f" % (then, now))
+# started_at carries whole milliseconds: at most 1 ms below, plus slack
+assert abs(then - now) < 0.02, abs(then - now)
+PY
+}

@@ -95,3 +95,38 @@ teardown() { remove_scratch; }
 	[ "$status" -eq 2 ]
 	[ "$(wc -l <<<"$stderr")" -eq 1 ]
 }
+
+@test "hostile tree: FIFOs do not hang check, links out of the tree are not followed, oversized files are cut with a note" {
+	local tree="$SCRATCH/tree"
+	cp -a "$FIX/clean" "$tree"
+	# FIFOs where check reads: opened the old way, each blocks forever
+	rm "$tree/proc/cmdline" "$tree/proc/interrupts"
+	mkfifo "$tree/proc/cmdline" "$tree/proc/interrupts"
+	# a link out of the tree: its target must not show up anywhere
+	echo "SECRET-PROFILE" >"$SCRATCH/secret"
+	rm "$tree/etc/tuned/active_profile"
+	ln -s "$SCRATCH/secret" "$tree/etc/tuned/active_profile"
+	ln -s ../../../secret "$tree/dmesg"
+	# past the 4 KiB dbtrace reads of a THP setting
+	mkdir -p "$tree/sys/kernel/mm/transparent_hugepage"
+	{ printf 'always [madvise] never'; head -c 8192 /dev/zero | tr '\0' ' '; echo; } \
+		>"$tree/sys/kernel/mm/transparent_hugepage/enabled"
+	run --separate-stderr timeout 10 "$DBTRACE" check --root "$tree" -p 4242
+	echo "status $status"
+	echo "$output"
+	echo "$stderr"
+	[ "$status" -ne 124 ]
+	[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
+	[[ "$output" == *"no findings"* || "$output" == *"worst:"* ]]
+	grep -qx "dbtrace: note: $tree/proc/cmdline is a FIFO, not a regular file: not read" <<<"$stderr"
+	grep -qx "dbtrace: note: $tree/proc/interrupts is a FIFO, not a regular file: not read" <<<"$stderr"
+	grep -qx "dbtrace: note: $tree/etc/tuned/active_profile leads out of the tree (a symbolic link or \"..\"): not followed" <<<"$stderr"
+	grep -qx "dbtrace: note: $tree/dmesg leads out of the tree (a symbolic link or \"..\"): not followed" <<<"$stderr"
+	grep -qx "dbtrace: note: $tree/sys/kernel/mm/transparent_hugepage/enabled is larger than 4096 bytes: only its first 4096 bytes were read" <<<"$stderr"
+	! grep -q SECRET <<<"$output$stderr"
+	# the head that was read still counts
+	[[ "$output" == *"THP            enabled=madvise"* ]]
+	run --separate-stderr timeout 10 "$DBTRACE" check --root "$tree" -p 4242 --json
+	jq -e '.host' <<<"$output" >/dev/null
+	! grep -q SECRET <<<"$output"
+}

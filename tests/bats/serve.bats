@@ -280,3 +280,80 @@ s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen()' "$port"
 	done
 }
+
+# scrape_within PORT SECONDS OUT: one scrape with curl, which must return
+# 200 within SECONDS; its body in OUT.
+scrape_within() {
+	local code
+	code="$(curl -s --max-time "$2" -o "$3" -w '%{http_code} %{time_total}' "http://127.0.0.1:$1/metrics")" || {
+		echo "scrape failed or took over $2 s: $code" >&2
+		return 1
+	}
+	echo "scrape: $code s"
+	[ "${code%% *}" = 200 ]
+	grep -q '^dbtrace_build_info{' "$3"
+}
+
+@test "a hundred idle connections, connection churn and thread churn: every scrape returns within 1 s" {
+	local port i
+	port="$(free_port)"
+	start_serve "$port" -i 0.5
+	python3 "$REPO/tests/bats/helpers/hostile_clients.py" "$port" --idle 100 --churn --seconds 6 \
+		>"$SCRATCH/hostile" &
+	PIDS+=($!)
+	local hostile=$!
+	wait_for_text "$SCRATCH/hostile" ready
+	# threads come and go by the thousand: every interval reads full maps
+	"$TOOLS/thread_churn" -n 10000000 >/dev/null &
+	PIDS+=($!)
+	for ((i = 0; i < 8; i++)); do
+		scrape_within "$port" 1 "$SCRATCH/m$i"
+		sleep 0.5
+	done
+	wait "$hostile"
+	cat "$SCRATCH/hostile"
+	# the crowd was there all along: shed, not left to time out
+	grep -qE 'churned=[1-9][0-9]{2,}' "$SCRATCH/hostile"
+}
+
+@test "slow-loris clients are cut off at the request deadline and never hold the server" {
+	local port
+	port="$(free_port)"
+	start_serve "$port" -i 0.5
+	# ten clients each sending a header byte every 0.2 s, for 12 s: MHD's
+	# own inactivity timeout never fires for them
+	python3 "$REPO/tests/bats/helpers/hostile_clients.py" "$port" --loris 10 --seconds 12 \
+		>"$SCRATCH/hostile" &
+	PIDS+=($!)
+	local hostile=$!
+	wait_for_text "$SCRATCH/hostile" ready
+	scrape_within "$port" 1 "$SCRATCH/m"
+	wait "$hostile"
+	cat "$SCRATCH/hostile"
+	grep -q 'loris_open=0 ' "$SCRATCH/hostile"
+	# 5 s to complete a request, checked at least every interval
+	awk -v l="$(sed -n 's/.*loris_max_life=\([0-9.]*\).*/\1/p' "$SCRATCH/hostile")" \
+		'BEGIN { exit !(l >= 4.5 && l < 7) }'
+}
+
+@test "port slots of ports gone quiet are given back: after 400 short-lived ports a new port is still measured" {
+	local port rrport trans got
+	port="$(free_port)"
+	start_serve "$port" -i 0.25
+	# 200 listeners, one exchange each: 400 (port, role) keys, more than
+	# the kernel side's 256 slots
+	python3 "$REPO/tests/bats/helpers/port_churn.py" 200
+	# quiet for 5 s, then given back at the next read
+	sleep 6
+	"$TOOLS/tcp_rr" -d 1 -c 1 -S 1 >"$SCRATCH/rr"
+	cat "$SCRATCH/rr"
+	sleep 0.6   # two more intervals
+	scrape_within "$port" 1 "$SCRATCH/m"
+	rrport="$(sed -n 's/.*transactions=.* port=\([0-9]*\).*/\1/p' "$SCRATCH/rr")"
+	trans="$(sed -n 's/.*transactions=\([0-9]*\).*/\1/p' "$SCRATCH/rr")"
+	got="$(value "$SCRATCH/m" "dbtrace_port_response_seconds_count{port=\"$rrport\",role=\"server\"}")"
+	echo "port $rrport: $trans transactions, $got response samples"
+	within_pct "$got" "$trans" 5
+	got="$(value "$SCRATCH/m" "dbtrace_port_response_seconds_count{port=\"$rrport\",role=\"client\"}")"
+	within_pct "$got" "$trans" 5
+}

@@ -238,6 +238,25 @@ static void test_noise_floors_and_matching(void **state)
 	assert_string_equal(cdiff_dir_name(CDIFF_CHANGED), "changed");
 }
 
+/* Fuzzing regression (fuzz_capture): two captures with nothing in any
+ * section sorted a NULL array (undefined even for no items). */
+static void test_empty_captures(void **state)
+{
+	const char *text = "{\"schema\":\"dbtrace.capture/1\",\"intervals\":[],\"cpus\":[]}";
+	struct capture a, b;
+	struct capture_diff d;
+	char err[256];
+
+	assert_int_equal(capture_read_buf(text, strlen(text), "a.json", &a, err, sizeof(err)), 0);
+	assert_int_equal(capture_read_buf(text, strlen(text), "b.json", &b, err, sizeof(err)), 0);
+	assert_int_equal(capture_diff_compute(&a, &b, NULL, &d), 0);
+	for (int i = 0; i < CDIFF_SECTIONS; i++)
+		assert_int_equal(d.sec[i].n, 0);
+	capture_diff_free(&d);
+	capture_free(&a);
+	capture_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_same_capture),
 		cmocka_unit_test(test_absent_sections),
 		cmocka_unit_test(test_noise_floors_and_matching),
+		cmocka_unit_test(test_empty_captures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "capture/capture_read.h"
 #include "model/hist.h"
 
@@ -167,6 +169,33 @@ static void test_minimal_and_nulls(void **state)
 	capture_free(&cap);
 }
 
+/* complete, stop_reason and started_at_monotonic_s read back; a capture
+ * from before them reads as not saying (have_complete false, NAN). */
+static void test_cut_short_and_start_clocks(void **state)
+{
+	struct capture cap;
+	char err[256];
+
+	assert_int_equal(read_text("{\"schema\":\"dbtrace.capture/1\",\"started_at\":\"2026-01-01T09:30:00.123Z\","
+				   "\"started_at_monotonic_s\":123456.789012,\"intervals\":[],\"complete\":false,"
+				   "\"stop_reason\":\"SIGINT\",\"cpus\":[]}", &cap, err), 0);
+	assert_string_equal(cap.started_at, "2026-01-01T09:30:00.123Z");
+	assert_true(cap.started_at_monotonic_s == 123456.789012);
+	assert_true(cap.have_complete);
+	assert_false(cap.complete);
+	assert_string_equal(cap.stop_reason, "SIGINT");
+	capture_free(&cap);
+	assert_int_equal(read_text("{\"schema\":\"dbtrace.capture/1\",\"complete\":true,"
+				   "\"stop_reason\":\"duration\",\"cpus\":[]}", &cap, err), 0);
+	assert_true(cap.have_complete && cap.complete);
+	capture_free(&cap);
+	assert_int_equal(capture_read_file(CAPS "rr.json", &cap, err, sizeof(err)), 0);
+	assert_false(cap.have_complete);
+	assert_true(isnan(cap.started_at_monotonic_s));
+	assert_string_equal(cap.stop_reason, "");
+	capture_free(&cap);
+}
+
 static void expect_bad(const char *text, const char *why)
 {
 	struct capture cap;
@@ -199,6 +228,8 @@ static void test_bad_input(void **state)
 	expect_bad("{\"schema\" 1}", "expected ':'");
 	expect_bad("{1:2}", "expected a member name");
 	expect_bad("{\"schema\":\"dbtrace.capture/1\",\"cpus\":[]", "expected '}'");
+	expect_bad("{\"schema\":\"dbtrace.capture/1\",\"complete\":\"no\",\"cpus\":[]}",
+		   "\"complete\" is not true or false");
 
 	/* a file cut in the middle (a copy that stopped): not read as complete */
 	{
@@ -220,6 +251,19 @@ static void test_bad_input(void **state)
 	assert_non_null(strstr(err, "it is a directory"));
 	assert_int_equal(capture_read_file("/dev/null", &cap, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not a regular file"));
+	/* a FIFO is refused at once, not waited on */
+	{
+		char fifo[] = "/tmp/dbtrace-capfifo.XXXXXX";
+
+		assert_non_null(mkdtemp(fifo));
+		strcat(fifo, "/c.json");
+		assert_int_equal(mkfifo(fifo, 0600), 0);
+		assert_int_equal(capture_read_file(fifo, &cap, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "not a regular file"));
+		unlink(fifo);
+		*strrchr(fifo, '/') = 0;
+		rmdir(fifo);
+	}
 }
 
 int main(void)
@@ -229,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_tbf_device_and_vdso),
 		cmocka_unit_test(test_absent_families),
 		cmocka_unit_test(test_minimal_and_nulls),
+		cmocka_unit_test(test_cut_short_and_start_clocks),
 		cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,8 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +108,57 @@ static void test_document(void **state)
 	/* and it is one valid JSON document with three intervals */
 	snprintf(cmd, sizeof(cmd), "jq -e '(.intervals|length)==3 and (.cpus|length)==2' %s >/dev/null", path);
 	assert_int_equal(system(cmd), 0);
+}
+
+/* started_at to the millisecond, and why a capture stopped */
+static void test_start_time_and_stop_reason(void **state)
+{
+	struct timespec wall = { 1767225600, 123456789 };   /* 2026-01-01T00:00:00 UTC */
+	char buf[40], why[24];
+	bool complete;
+
+	assert_int_equal(capture_format_time(&wall, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "2026-01-01T00:00:00.123Z");
+	wall.tv_nsec = 999999999;                           /* cut, never rounded up to .1000 */
+	assert_int_equal(capture_format_time(&wall, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "2026-01-01T00:00:00.999Z");
+	assert_int_equal(capture_format_time(&wall, buf, 24), -ENOSPC);
+
+	assert_string_equal(capture_stop_reason(0, true, &complete, why, sizeof(why)), "duration");
+	assert_true(complete);
+	assert_string_equal(capture_stop_reason(SIGINT, false, &complete, why, sizeof(why)), "user");
+	assert_true(complete);
+	assert_string_equal(capture_stop_reason(SIGINT, true, &complete, why, sizeof(why)), "SIGINT");
+	assert_false(complete);
+	assert_string_equal(capture_stop_reason(SIGTERM, false, &complete, why, sizeof(why)), "SIGTERM");
+	assert_false(complete);
+	assert_string_equal(capture_stop_reason(SIGHUP, true, &complete, why, sizeof(why)), "SIGHUP");
+	assert_false(complete);
+}
+
+/* Those in the document: a capture cut short says so, and the monotonic
+ * start keeps its microseconds (the document's other numbers keep six
+ * significant digits). */
+static void test_cut_short_document(void **state)
+{
+	struct capture_writer *w;
+	struct capture_meta meta = { .version = "t", .started_at = "2026-01-01T00:00:00.123Z",
+				     .started_at_monotonic_s = 123456.789012, .interval_s = 1 };
+	struct cpu_row rows[3];
+	struct capture_summary sum = { .complete = false, .stop_reason = "SIGINT", .duration_s = 2,
+				       .ncpus = 3, .rows = rows };
+	char path[128], cmd[512], err[256];
+
+	rows_init(rows, 3);
+	snprintf(path, sizeof(path), "%s/cut.json", dir);
+	assert_int_equal(capture_open(&w, path, err, sizeof(err)), 0);
+	assert_int_equal(capture_begin(w, &meta), 0);
+	assert_int_equal(capture_finish(w, &sum, err, sizeof(err)), 0);
+	snprintf(cmd, sizeof(cmd), "jq -e '.complete == false and .stop_reason == \"SIGINT\" and "
+		 ".started_at == \"2026-01-01T00:00:00.123Z\" and "
+		 ".started_at_monotonic_s == 123456.789012' %s >/dev/null", path);
+	assert_int_equal(system(cmd), 0);
+	unlink(path);
 }
 
 static void test_zero_intervals(void **state)
@@ -216,6 +269,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_document, mkdir_tmp, rm_tmp),
 		cmocka_unit_test_setup_teardown(test_zero_intervals, mkdir_tmp, rm_tmp),
+		cmocka_unit_test(test_start_time_and_stop_reason),
+		cmocka_unit_test_setup_teardown(test_cut_short_document, mkdir_tmp, rm_tmp),
 		cmocka_unit_test_setup_teardown(test_abort_leaves_nothing, mkdir_tmp, rm_tmp),
 		cmocka_unit_test_setup_teardown(test_replaces_existing_file_atomically, mkdir_tmp, rm_tmp),
 		cmocka_unit_test_setup_teardown(test_device_is_written_in_place, mkdir_tmp, rm_tmp),

@@ -91,6 +91,19 @@ static void test_text(void **state)
 	free(t);
 	free_pair(&p);
 
+	/* a capture cut short says so beside its name; an old one says nothing */
+	load_pair(&p, CAPS "pool1.json", CAPS "pool8.json");
+	p.b.have_complete = true;
+	p.b.complete = false;
+	snprintf(p.b.stop_reason, sizeof(p.b.stop_reason), "SIGINT");
+	t = render(&p, false);
+	l = line_with(t, "after:  " CAPS "pool8.json", "(cut short by SIGINT)");
+	assert_non_null(l);
+	assert_null(strstr(t, "pool1.json (cut short"));
+	assert_null(line_with(t, "before:", "cut short"));
+	free(t);
+	free_pair(&p);
+
 	load_pair(&p, CAPS "rr.json", CAPS "rr-no-net-clock.json");
 	t = render(&p, false);
 	assert_non_null(strstr(t, "service ports (PORT/ROLE)\n  (not in the after capture)\n"));

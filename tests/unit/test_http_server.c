@@ -173,12 +173,112 @@ static void test_every_address(void **state)
 	http_server_stop(s);
 }
 
+static int connect_to(unsigned short port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	return fd;
+}
+
+/* Serves for ms milliseconds, as serve's loop does. */
+static void serve_for(struct http_server *s, int ms)
+{
+	for (int i = 0; i < ms / 10; i++) {
+		struct pollfd p = { http_server_fd(s), POLLIN, 0 };
+
+		poll(&p, 1, 10);
+		assert_int_equal(http_server_run(s), 0);
+	}
+}
+
+/* 0: the peer closed the connection; 1: still open. */
+static int still_open(int fd)
+{
+	char c;
+	ssize_t n = recv(fd, &c, 1, MSG_DONTWAIT);
+
+	return n < 0 && errno == EAGAIN;
+}
+
+/* A hundred idle connections do not keep a scrape out: past the limit the
+ * idle ones waiting longest are shed, and the newest keep their place. */
+static void test_idle_crowd_is_shed(void **state)
+{
+	struct body_ctx b = { 0 };
+	struct http_server_config cfg = { .host = "127.0.0.1", .content_type = "text/plain",
+					  .metrics = body, .ctx = &b, .max_conns = 8 };
+	unsigned short port = free_port();
+	struct http_server *s;
+	char listen[32], err[256], *r;
+	int fds[100], open_n = 0;
+
+	snprintf(listen, sizeof(listen), "127.0.0.1:%u", port);
+	cfg.port = port;
+	cfg.listen = listen;
+	assert_int_equal(http_server_start(&s, &cfg, err, sizeof(err)), 0);
+	for (int i = 0; i < 100; i++) {
+		fds[i] = connect_to(port);
+		serve_for(s, 10);       /* accepted one by one: the order is known */
+	}
+	serve_for(s, 100);
+	r = exchange(s, port, "GET /metrics HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+	assert_non_null(strstr(r, "HTTP/1.1 200"));
+	assert_non_null(strstr(r, "x 1\n"));
+	free(r);
+	for (int i = 0; i < 100; i++)
+		open_n += still_open(fds[i]);
+	/* the scrape took a place too: 7 of the crowd are left, the last */
+	assert_int_equal(open_n, 7);
+	for (int i = 93; i < 100; i++)
+		assert_true(still_open(fds[i]));
+	assert_true(http_server_shed(s) >= 93);
+	for (int i = 0; i < 100; i++)
+		close(fds[i]);
+	http_server_stop(s);
+}
+
+/* A client trickling its request a byte at a time is cut off at the
+ * deadline, however often it sends. */
+static void test_slow_client_meets_the_deadline(void **state)
+{
+	struct body_ctx b = { 0 };
+	struct http_server_config cfg = { .host = "127.0.0.1", .content_type = "text/plain",
+					  .metrics = body, .ctx = &b, .request_deadline_ms = 300 };
+	unsigned short port = free_port();
+	struct http_server *s;
+	char listen[32], err[256];
+	int fd, i;
+
+	snprintf(listen, sizeof(listen), "127.0.0.1:%u", port);
+	cfg.port = port;
+	cfg.listen = listen;
+	assert_int_equal(http_server_start(&s, &cfg, err, sizeof(err)), 0);
+	fd = connect_to(port);
+	for (i = 0; i < 100 && still_open(fd); i++) {
+		if (send(fd, "G", 1, MSG_NOSIGNAL) != 1)
+			break;
+		serve_for(s, 50);
+	}
+	/* 300 ms at 50 ms a byte: cut off after some 6 bytes, not 100 */
+	assert_true(i >= 4 && i <= 10);
+	assert_false(still_open(fd));
+	assert_int_equal(http_server_shed(s), 1);
+	assert_int_equal(b.calls, 0);
+	close(fd);
+	http_server_stop(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_serves_metrics),
 		cmocka_unit_test(test_bad_addresses),
 		cmocka_unit_test(test_every_address),
+		cmocka_unit_test(test_idle_crowd_is_shed),
+		cmocka_unit_test(test_slow_client_meets_the_deadline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -148,6 +148,103 @@ static void one_queue_and_rps(void **state)
 	dbt_nic_layout_free(&l);
 }
 
+/* A net interval holding one own-namespace device. */
+static struct net_interval one_dev(struct net_dev_stats *d, const char *name, double rx, double tx)
+{
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->rx_pps = rx;
+	d->tx_pps = tx;
+	return (struct net_interval){ .dt_s = 1, .devs = d, .n_devs = 1 };
+}
+
+/* Weighed by the NIC's packets: info while eth0 has been idle all run,
+ * a warning once it carried traffic, and it stays one when the load
+ * stops (the run's peak counts); the evidence says the packets/s. */
+static void weighed_by_traffic(void **state)
+{
+	struct dbt_nic_layout l;
+	struct nic_traffic_table tt = { 0 };
+	struct misbind_host h = { .traffic = &tt };
+	struct misbind_target t = target(4242, "0-1");
+	struct finding_list out = { 0 };
+	struct net_dev_stats d;
+	struct net_interval ni;
+	const struct finding *f;
+
+	assert_int_equal(dbt_nic_layout_read(FIXTURES "/hpet-skewtick-netem", &l), 0);
+	h.nics = &l;
+	h.online = cpus("0-3");
+
+	/* the net family off: not measured, a warning as before */
+	assert_int_equal(nic_traffic_update(&tt, &l, NULL), 0);
+	assert_int_equal(irq_affinity_overlap_check(&t, &h, 0, &out), 0);
+	f = &out.items[0];
+	assert_int_equal(f->severity, SEV_WARNING);
+	assert_string_equal(ev(f, "traffic")->text, "not measured (the net family is off)");
+	for (int i = 0; i < f->n_ev; i++)
+		assert_string_not_equal(f->ev[i].key, "overlap_pps");
+	findings_free(&out);
+
+	/* idle: 2 ARP-ish packets a second */
+	ni = one_dev(&d, "eth0", 1.5, 0.5);
+	assert_int_equal(nic_traffic_update(&tt, &l, &ni), 0);
+	assert_int_equal(irq_affinity_overlap_check(&t, &h, 1, &out), 0);
+	f = &out.items[0];
+	assert_int_equal(f->severity, SEV_INFO);
+	assert_string_equal(ev(f, "traffic")->text, "eth0 2 pkt/s (rx 2, tx 0; peak 2)");
+	assert_true(ev(f, "overlap_pps")->num == 2);
+	assert_true(ev(f, "overlap_peak_pps")->num == 2);
+	assert_non_null(strstr(ev(f, "traffic_scope")->text, "per device"));
+	assert_non_null(strstr(f->title, "; idle so far (peak 2 pkt/s)"));
+	assert_non_null(strstr(f->hint, "carried no traffic yet"));
+	findings_free(&out);
+
+	/* just under and at the threshold */
+	ni = one_dev(&d, "eth0", IRQ_OVERLAP_IDLE_PPS - 0.5, 0);
+	assert_int_equal(nic_traffic_update(&tt, &l, &ni), 0);
+	assert_int_equal(irq_affinity_overlap_check(&t, &h, 2, &out), 0);
+	assert_int_equal(out.items[0].severity, SEV_INFO);
+	findings_free(&out);
+	ni = one_dev(&d, "eth0", IRQ_OVERLAP_IDLE_PPS / 2, IRQ_OVERLAP_IDLE_PPS / 2);
+	assert_int_equal(nic_traffic_update(&tt, &l, &ni), 0);
+	assert_int_equal(irq_affinity_overlap_check(&t, &h, 3, &out), 0);
+	assert_int_equal(out.items[0].severity, SEV_WARNING);
+	findings_free(&out);
+
+	/* a database's load, then silence: still a warning, with both numbers */
+	ni = one_dev(&d, "eth0", 40000, 38000);
+	assert_int_equal(nic_traffic_update(&tt, &l, &ni), 0);
+	ni = one_dev(&d, "eth0", 0, 0);
+	assert_int_equal(nic_traffic_update(&tt, &l, &ni), 0);
+	assert_int_equal(irq_affinity_overlap_check(&t, &h, 5, &out), 0);
+	f = &out.items[0];
+	assert_int_equal(f->severity, SEV_WARNING);
+	assert_string_equal(ev(f, "traffic")->text, "eth0 0 pkt/s (rx 0, tx 0; peak 78000)");
+	assert_null(strstr(f->title, "idle"));
+	findings_free(&out);
+	nic_traffic_free(&tt);
+
+	/* measured, but not this NIC (no counters at both ends): not idle */
+	ni = one_dev(&d, "eth1", 0, 0);
+	assert_int_equal(nic_traffic_update(&tt, &l, &ni), 0);
+	assert_int_equal(irq_affinity_overlap_check(&t, &h, 6, &out), 0);
+	f = &out.items[0];
+	assert_int_equal(f->severity, SEV_WARNING);
+	assert_string_equal(ev(f, "traffic")->text, "eth0 not measured");
+	findings_free(&out);
+	nic_traffic_free(&tt);
+
+	/* check: static, the same warning, and it says so */
+	h.traffic = NULL;
+	assert_int_equal(irq_affinity_overlap_check(&t, &h, -1, &out), 0);
+	assert_int_equal(out.items[0].severity, SEV_WARNING);
+	assert_string_equal(ev(&out.items[0], "traffic")->text,
+			    "not measured (a static check reads no counters over time)");
+	findings_free(&out);
+	dbt_nic_layout_free(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +252,7 @@ int main(void)
 		cmocka_unit_test(fires_on_field_case),
 		cmocka_unit_test(quiet_when_unbound_or_clear),
 		cmocka_unit_test(one_queue_and_rps),
+		cmocka_unit_test(weighed_by_traffic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

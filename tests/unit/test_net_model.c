@@ -224,6 +224,32 @@ static void test_counter_reset(void **state)
 	net_snapshot_free(&b);
 }
 
+/* A port whose kernel-side slot was given back and that came back in
+ * another starts over: the new slot's counts are the window's, even when
+ * they exceed the old slot's (a plain difference would take 70 of 100). */
+static void test_port_in_a_new_slot_counts_from_zero(void **state)
+{
+	struct net_snapshot a, b;
+	struct net_interval iv;
+
+	snaps(&a, &b);
+	port(&a, 3306, DBT_NET_SERVER, 30, 5)->gen = 1;
+	port(&b, 3306, DBT_NET_SERVER, 100, 5)->gen = 2;
+	port(&a, 5432, DBT_NET_SERVER, 30, 5)->gen = 3;    /* same slot: a difference */
+	port(&b, 5432, DBT_NET_SERVER, 100, 5)->gen = 3;
+	assert_int_equal(net_interval_compute(&a, &b, NULL, &iv), 0);
+	assert_int_equal(iv.n_ports, 2);
+	assert_int_equal(iv.ports[0].port, 3306);
+	assert_int_equal(iv.ports[0].requests, 100);
+	assert_int_equal(iv.ports[0].resp_hist[5], 100);
+	assert_int_equal(iv.ports[1].port, 5432);
+	assert_int_equal(iv.ports[1].requests, 70);
+	assert_int_equal(iv.ports[1].rxq_hist[3], 70);
+	net_interval_free(&iv);
+	net_snapshot_free(&a);
+	net_snapshot_free(&b);
+}
+
 static void test_dev_subject(void **state)
 {
 	struct net_dev_stats d = { .name = "veth0", .netns_name = "db" };
@@ -245,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_tx_queue_and_namespaces),
 		cmocka_unit_test(test_ports),
 		cmocka_unit_test(test_counter_reset),
+		cmocka_unit_test(test_port_in_a_new_slot_counts_from_zero),
 		cmocka_unit_test(test_dev_subject),
 	};
 

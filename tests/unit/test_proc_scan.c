@@ -46,6 +46,22 @@ static void stat_line_rejects(void **state)
 	assert_int_equal(dbt_proc_stat_parse("", 0, &pc), -EINVAL);
 }
 
+/* Fuzzing regression (fuzz_proc_pid): the parser takes a length, and the
+ * bytes after it are not its to read (sscanf and strtoull ran on to a
+ * NUL past the end). Here stime ends at len: "34", not "3456". */
+static void stat_line_stops_at_len(void **state)
+{
+	const char text[] = "42 (x) S 1 42 42 0 -1 0 0 0 0 0 12 3456";
+	struct dbt_proc_cpu pc;
+
+	assert_int_equal(dbt_proc_stat_parse(text, sizeof(text) - 3, &pc), 0);
+	assert_int_equal(pc.ticks, 12 + 34);
+	/* and a pid cut by len is not read on */
+	assert_int_equal(dbt_proc_stat_parse("7(x) S 1 2 3 4 5 6 7 8 9 10 11 12", 33, &pc), 0);
+	assert_int_equal(pc.pid, 7);
+	assert_int_equal(dbt_proc_stat_parse("(x) S 1 2 3 4 5 6 7 8 9 10 11 12", 32, &pc), -EINVAL);
+}
+
 static void cpu_list_on_fixture(void **state)
 {
 	struct dbt_proc_cpu *v;
@@ -125,6 +141,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(stat_line_parse),
 		cmocka_unit_test(stat_line_rejects),
+		cmocka_unit_test(stat_line_stops_at_len),
 		cmocka_unit_test(cpu_list_on_fixture),
 		cmocka_unit_test(top_by_growth_then_total),
 		cmocka_unit_test(task_cpus_union),

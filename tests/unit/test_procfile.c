@@ -7,12 +7,14 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sysinfo/procfile.h"
+#include "hostile_tree.h"
 
 static void path_join(void **state)
 {
@@ -48,10 +50,15 @@ static void slurp_limits(void **state)
 	assert_int_equal(buf[143], '\n');
 	assert_int_equal(buf[144], '\0');
 	free(buf);
-	/* 144 bytes do not fit in 100, nor exactly in 143. */
-	assert_int_equal(procfile_slurp(root, rps, 100, &buf, &len), -EFBIG);
-	assert_null(buf);
-	assert_int_equal(procfile_slurp(root, rps, 143, &buf, &len), -EFBIG);
+	/* 144 bytes do not fit in 100, nor exactly in 143: cut there */
+	assert_int_equal(procfile_slurp(root, rps, 100, &buf, &len), 0);
+	assert_int_equal(len, 100);
+	assert_int_equal(strlen(buf), 100);
+	free(buf);
+	assert_int_equal(procfile_slurp(root, rps, 143, &buf, &len), 0);
+	assert_int_equal(len, 143);
+	assert_int_equal(buf[142], 'f');   /* the newline is what was cut */
+	free(buf);
 	assert_int_equal(procfile_slurp(root, rps, 144, &buf, NULL), 0);
 	assert_int_equal(strlen(buf), 144);
 	free(buf);
@@ -142,6 +149,61 @@ static void line_walks(void **state)
 	assert_int_equal(procfile_each_line(FIXTURES "/none", 16, count_line, n), -ENOENT);
 }
 
+static void on_alarm(int sig)
+{
+	/* a read that blocked: fail loudly instead of hanging the suite */
+	_exit(99);
+}
+
+/* A hostile tree: links out of it refused, links inside followed, a FIFO
+ * and a device refused without blocking, an oversized file cut. */
+static void hostile_tree(void **state)
+{
+	struct hostile_tree t;
+	char *buf, name[32], full[PATH_MAX], line[32];
+	size_t len, n[4] = { 0 };
+	DIR *d;
+
+	ht_build(&t);
+	signal(SIGALRM, on_alarm);
+	alarm(10);
+	assert_int_equal(procfile_slurp(t.root, "proc/sub/cmd", 100, &buf, &len), 0);
+	assert_string_equal(buf, "quiet\n");
+	free(buf);
+	assert_int_equal(procfile_slurp(t.root, "proc/abs", 100, &buf, &len), -EXDEV);
+	assert_null(buf);
+	assert_int_equal(procfile_slurp(t.root, "proc/up", 100, &buf, &len), -EXDEV);
+	assert_int_equal(procfile_slurp(t.root, "proc/updir/outside", 100, &buf, &len), -EXDEV);
+	assert_int_equal(procfile_slurp(t.root, "../outside", 100, &buf, &len), -EXDEV);
+	assert_int_equal(procfile_line(t.root, "proc/up", line, sizeof(line)), -EXDEV);
+	assert_int_equal(procfile_opendir(t.root, "proc/updir", &d), -EXDEV);
+	assert_null(d);
+	assert_int_equal(procfile_opendir(t.root, "proc/subdir", &d), 0);
+	closedir(d);
+	/* the link itself is read, but not through a directory link out */
+	assert_int_equal(procfile_link_name(t.root, "proc/up", name, sizeof(name)), 0);
+	assert_string_equal(name, "outside");
+	assert_int_equal(procfile_link_name(t.root, "proc/updir/tree", name, sizeof(name)), -EXDEV);
+	/* a FIFO never blocks: refused, by every way in */
+	assert_int_equal(procfile_slurp(t.root, "proc/fifo", 100, &buf, &len), -ENXIO);
+	assert_int_equal(procfile_line(t.root, "proc/fifo", line, sizeof(line)), -ENXIO);
+	assert_int_equal(procfile_each_line_at(t.root, "proc/fifo", 16, count_line, n), -ENXIO);
+	snprintf(full, sizeof(full), "%s/proc/fifo", t.root);
+	assert_int_equal(procfile_each_line(full, 16, count_line, n), -ENXIO);
+	assert_int_equal(procfile_slurp(NULL, full, 100, &buf, &len), -ENXIO);
+	assert_int_equal(n[0], 0);
+	if (t.have_dev)
+		assert_int_equal(procfile_slurp(t.root, "proc/dev", 100, &buf, &len), -ENXIO);
+	assert_int_equal(procfile_slurp(t.root, "proc/sub", 100, &buf, &len), -EISDIR);
+	/* oversized: its first max bytes */
+	assert_int_equal(procfile_slurp(t.root, "proc/big", 100, &buf, &len), 0);
+	assert_int_equal(len, 100);
+	assert_int_equal(strspn(buf, "x"), 100);
+	free(buf);
+	alarm(0);
+	ht_remove(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +213,7 @@ int main(void)
 		cmocka_unit_test(opens),
 		cmocka_unit_test(dirs_and_links),
 		cmocka_unit_test(line_walks),
+		cmocka_unit_test(hostile_tree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

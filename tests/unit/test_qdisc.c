@@ -145,6 +145,42 @@ static void test_bad_and_partial_replies(void **state)
 	qdisc_table_free(&t);
 }
 
+/* Fuzzing regression (fuzz_qdisc): a message length of 2 GiB or more
+ * passed libmnl's check (compared as int) and the walk jumped that far. */
+static void test_huge_message_length(void **state)
+{
+	struct {
+		struct nlmsghdr h;
+		struct tcmsg tc;
+		char pad[64];
+	} msg;
+	struct qdisc_table t = { 0 };
+
+	memset(&msg, 0, sizeof(msg));
+	msg.h.nlmsg_len = 0x80000000u + sizeof(msg);
+	msg.h.nlmsg_type = RTM_NEWQDISC;
+	assert_int_equal(qdisc_parse_reply(&msg, sizeof(msg), &t), -EINVAL);
+	msg.h.nlmsg_len = 0xc4c4c4c4u;   /* what the fuzzer found: the walk jumped 3 GiB on */
+	assert_int_equal(qdisc_parse_reply(&msg, sizeof(msg), &t), -EINVAL);
+	assert_int_equal(t.n, 0);
+	qdisc_table_free(&t);
+}
+
+/* Fuzzing regression (fuzz_qdisc, tests/fixtures/netlink/
+ * fuzz-tbf-huge-burst.bin): a tbf whose bucket time times its rate is
+ * 3e20 bytes; converting that double to uint64_t was undefined (x86 gave
+ * 2^63). It saturates. */
+static void test_tbf_burst_saturates(void **state)
+{
+	struct qdisc_table t = { 0 };
+
+	assert_int_equal(feed(&t, "fuzz-tbf-huge-burst.bin"), 0);
+	assert_int_equal(t.n, 2);
+	assert_string_equal(t.q[1].kind, "tbf");
+	assert_true(t.q[1].burst_bytes == UINT64_MAX);
+	qdisc_table_free(&t);
+}
+
 static void test_rates_and_cut_text(void **state)
 {
 	struct qdisc_info q = { .kind = "tbf", .rate_bps = 1500000000ull, .burst_bytes = 3 << 20,
@@ -170,6 +206,8 @@ int main(void)
 		cmocka_unit_test(test_host),
 		cmocka_unit_test(test_tbf),
 		cmocka_unit_test(test_htb_with_classes),
+		cmocka_unit_test(test_huge_message_length),
+		cmocka_unit_test(test_tbf_burst_saturates),
 		cmocka_unit_test(test_netem),
 		cmocka_unit_test(test_bad_and_partial_replies),
 		cmocka_unit_test(test_rates_and_cut_text),
