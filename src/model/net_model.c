@@ -266,8 +266,11 @@ int net_interval_compute(const struct net_snapshot *prev, const struct net_snaps
 		r->rxq_p99_us = hist_percentile(r->rxq_hist, DBT_HIST_SLOTS, 0.99);
 		out->n_ports++;
 	}
-	qsort(out->devs, (size_t)out->n_devs, sizeof(*out->devs), cmp_dev);
-	qsort(out->ports, (size_t)out->n_ports, sizeof(*out->ports), cmp_port);
+	/* an empty list may have no array, which qsort must not be given */
+	if (out->n_devs)
+		qsort(out->devs, (size_t)out->n_devs, sizeof(*out->devs), cmp_dev);
+	if (out->n_ports)
+		qsort(out->ports, (size_t)out->n_ports, sizeof(*out->ports), cmp_port);
 	return 0;
 }
 
