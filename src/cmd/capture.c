@@ -2,13 +2,13 @@
 #include "cmd/cmd.h"
 #include "session/session.h"
 #include "core/log.h"
+#include "core/self_usage.h"
 #include "capture/capture_write.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
-#include <sys/resource.h>
 #include <time.h>
 
 struct capture_ctx {
@@ -46,23 +46,6 @@ static int on_interval(void *ctx, const struct interval_view *iv)
 	struct capture_ctx *c = ctx;
 
 	return capture_add_interval(c->w, iv);
-}
-
-static double cpu_seconds(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
-
-static long max_rss_kb(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_maxrss;
 }
 
 static void default_output(char *buf, size_t len)
@@ -121,7 +104,7 @@ int cmd_capture(const struct dbt_config *cfg)
 		log_info("capturing to %s for %g s", out, cfg->duration_s);
 	else
 		log_info("capturing to %s until interrupted (Ctrl-C)", out);
-	cpu0 = cpu_seconds();
+	cpu0 = self_cpu_seconds();
 	rc = session_run(cfg, &col, &sink, &res);
 	if (rc) {
 		log_err("capture failed: %s; no file written", log_errno_text(rc, eb, sizeof(eb)));
@@ -141,8 +124,8 @@ int cmd_capture(const struct dbt_config *cfg)
 	sum.stop_reason = capture_stop_reason(res.stop_signal, cfg->duration_s > 0, &sum.complete,
 					      why, sizeof(why));
 	sum.duration_s = res.elapsed_s;
-	sum.cpu_pct = res.elapsed_s > 0 ? 100.0 * (cpu_seconds() - cpu0) / res.elapsed_s : 0;
-	sum.max_rss_kb = max_rss_kb();
+	sum.cpu_pct = res.elapsed_s > 0 ? 100.0 * (self_cpu_seconds() - cpu0) / res.elapsed_s : 0;
+	sum.max_rss_kb = self_max_rss_kb();
 	sum.lost_events = res.lost_events;
 	sum.thread_evictions = res.thread_evictions;
 	sum.ncpus = col.ncpus;

@@ -6,6 +6,7 @@
 #include "session/session.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
+#include "core/self_usage.h"
 #include "render/http_server.h"
 #include "render/prom_exposition.h"
 
@@ -23,31 +24,10 @@ struct serve_ctx {
 	double start_time_s;
 };
 
-static double own_cpu_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double own_rss_bytes(void)
-{
-	FILE *f = fopen("/proc/self/statm", "re");
-	unsigned long size = 0, resident = 0;
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "%lu %lu", &size, &resident) != 2)
-		resident = 0;
-	fclose(f);
-	return (double)resident * (double)sysconf(_SC_PAGESIZE);
-}
-
 static int render_metrics(void *ctx, char **body, size_t *len)
 {
 	struct serve_ctx *s = ctx;
-	struct prom_self self = { own_cpu_seconds(), own_rss_bytes(), s->start_time_s };
+	struct prom_self self = { self_cpu_seconds(), self_rss_bytes(), s->start_time_s };
 	FILE *f = open_memstream(body, len);
 	int err;
 
