@@ -15,7 +15,7 @@ GIT_REV    := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 # One skeleton per probe family: a refused probe in one family cannot stop
 # the others from loading.
-FAMILIES   := softirq sched clock net floor
+FAMILIES   := softirq sched clock net loss floor
 
 ifeq ($(V),1)
 Q :=
