@@ -1,0 +1,27 @@
+/* The loss family's fields in a capture (docs/capture-schema.md): added
+ * to the objects the writer builds for the net section, its port and
+ * device rows, and the per-CPU objects. Kept apart from capture_write.c
+ * so that file only calls these. */
+#ifndef DBTRACE_CAPTURE_CAPTURE_LOSS_H
+#define DBTRACE_CAPTURE_CAPTURE_LOSS_H
+
+#include "model/loss_model.h"
+#include "model/net_loss.h"
+
+struct json_object;
+
+/* At most this many drop places, listeners and namespaces per window. */
+#define CAPTURE_MAX_LOSS_ROWS 64
+
+/* "retransmits", "drops", "drops_per_s" of a port row. */
+void capture_loss_port(struct json_object *port, const struct net_port_loss *l);
+/* "drops", "drops_per_s" of a device row. */
+void capture_loss_device(struct json_object *dev, const struct net_dev_loss *l);
+/* "drops", "drops_omitted", "drops_total", "drops_per_s", "drop_reasons",
+ * "listeners", "listeners_omitted", "netstat", "netdev_max_backlog" and
+ * "loss_lost_samples" of the net object. */
+void capture_loss_net(struct json_object *net, const struct loss_interval *li);
+/* "softnet" into each object of a cpus array, by its "cpu". */
+void capture_loss_cpus(struct json_object *cpus, const struct loss_interval *li);
+
+#endif
