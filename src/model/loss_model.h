@@ -166,6 +166,7 @@ struct loss_interval {
 	double drops_per_s;
 	struct loss_cpu_stats *cpus;       /* by CPU number */
 	int n_cpus;
+	size_t cap_cpus;                   /* grown one by one when read back from a capture */
 	uint64_t backlog_drops, time_squeezes;   /* all CPUs */
 	long netdev_max_backlog;           /* -1 unknown */
 	struct loss_ns_stats *ns;          /* dbtrace's own first */
