@@ -64,7 +64,7 @@ qdisc_reason() {
 	run "$DBTRACE" probes
 	echo "$output"
 	[ "$status" -eq 0 ]
-	grep -E '^loss +tp_btf ' <<<"$output"
+	assert_probe_path "$output" loss
 	grep -E '^  loss +tp_btf/tcp_retransmit_skb ' <<<"$output"
 	grep -E '^  loss +tp_btf/kfree_skb +every dropped packet' <<<"$output"
 }

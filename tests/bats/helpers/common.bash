@@ -121,6 +121,7 @@ expected_path() {   # family
 	softirq | sched) echo tp_btf ;;
 	clock) [ "$vm" = 1 ] && echo perf_event+fentry || echo perf_event ;;
 	net) [ "$vm" = 1 ] && echo fentry+tp_btf || echo tp_btf ;;
+	loss) echo tp_btf ;;
 	esac
 }
 
