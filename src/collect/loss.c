@@ -246,9 +246,20 @@ static struct loss_ns_ref *ns_ref(struct loss_collector *c, uint32_t inum)
 	for (int i = 0; i < c->n_ns; i++)
 		if (c->ns[i].inum == inum)
 			return &c->ns[i];
-	if (c->n_ns >= DBT_LOSS_MAX_NETNS || VEC_RESERVE(c->ns, c->cap_ns, (size_t)c->n_ns + 1))
-		return NULL;
-	r = &c->ns[c->n_ns++];
+	r = NULL;
+	if (c->n_ns >= DBT_LOSS_MAX_NETNS) {
+		/* full: a namespace not found at this read (gone, as containers
+		 * come and go) makes room */
+		for (int i = 0; i < c->n_ns && !r; i++)
+			if (!c->ns[i].live)
+				r = &c->ns[i];
+		if (!r)
+			return NULL;
+	} else {
+		if (VEC_RESERVE(c->ns, c->cap_ns, (size_t)c->n_ns + 1))
+			return NULL;
+		r = &c->ns[c->n_ns++];
+	}
 	memset(r, 0, sizeof(*r));
 	r->inum = inum;
 	return r;

@@ -15,6 +15,8 @@ setup() {
 	make_scratch
 	router_init dbtloss
 	PIDS=()
+	# the two families these tests read: half the load time under qemu TCG
+	CAPTURE_OPTS=(--families net,loss)
 }
 
 teardown() {
@@ -69,7 +71,7 @@ qdisc_reason() {
 	grep -E '^  loss +tp_btf/kfree_skb +every dropped packet' <<<"$output"
 }
 
-# bats test_tags=vm
+# bats test_tags=vm,rt
 @test "stream through a tbf router: retransmits match tcpi_total_retrans, drops match tc's counter" {
 	router_create
 	# a tbf whose queue overflows: on the host at 50 Mbit, in the TCG VM
@@ -167,7 +169,7 @@ qdisc_reason() {
 	fi
 }
 
-# bats test_tags=vm
+# bats test_tags=vm,rt
 @test "a listener with backlog 1 and a burst of connects: accept_queue_overflow names the port" {
 	router_create
 	ip netns exec "$NSB" "$TOOLS/tcp_loss" listen -a 10.232.2.2 -p 8080 -b 1 >"$SCRATCH/listen" &
