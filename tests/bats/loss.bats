@@ -186,6 +186,9 @@ qdisc_reason() {
 	echo "ListenOverflows of $NSB: $before -> $after; dbtrace: $overflows"
 	ip netns exec "$NSB" ss -lnt
 	[ $((after - before)) -gt 0 ]
+	# sock_diag answers for TCP only with inet_diag and tcp_diag (modules
+	# Debian's kernel loads on first use; scripts/vmtest.sh packs them)
+	[ "$overflows" != null ] || { echo "no listener on 8080 in $NSB: is tcp_diag loaded?"; false; }
 	[ "$overflows" -eq $((after - before)) ]
 	# the queue as ss shows it: Recv-Q waiting, Send-Q the limit
 	read -r q b < <(ip netns exec "$NSB" ss -lnt 'sport = :8080' | awk 'NR == 2 { print $2, $3 }')
