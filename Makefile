@@ -15,7 +15,7 @@ GIT_REV    := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 # One skeleton per probe family: a refused probe in one family cannot stop
 # the others from loading.
-FAMILIES   := softirq sched clock net floor
+FAMILIES   := softirq sched clock net loss floor
 
 ifeq ($(V),1)
 Q :=
@@ -155,6 +155,18 @@ $(BUILD)/tests/tools/%: tests/tools/%.c
 	$(call msg,TOOL,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $< -o $@ -lpthread -lm
+
+# The loss tests' lossy link where the kernel has no sch_netem: tc
+# classifiers (tests/tools/bpf/*.bpf.c) for the BPF target, against the
+# system's UAPI headers (asm/types.h lives in the multiarch directory).
+TOOL_BPF_SRCS := $(wildcard tests/tools/bpf/*.bpf.c)
+TOOL_BPF_OBJS := $(TOOL_BPF_SRCS:tests/tools/bpf/%.bpf.c=$(BUILD)/tests/tools/%.bpf.o)
+tools: $(TOOL_BPF_OBJS)
+
+$(BUILD)/tests/tools/%.bpf.o: tests/tools/bpf/%.bpf.c
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O2 -target bpf -Wall -Werror -I/usr/include/$(shell $(CC) -dumpmachine) -c $< -o $@
 
 # The benchmark's floor (bpf/floor.bpf.c, empty programs on dbtrace's
 # tracepoints) needs libbpf and its skeleton.

@@ -251,6 +251,19 @@ run_dbtrace_ss() {
 	dbtrace_capture dbtrace_ss "$@"
 }
 
+# The loss family alone (retransmit and kfree_skb tracepoints: rare
+# events, so next to nothing on a clean load), and every family but it:
+# beside "dbtrace", its cost in context.
+run_dbtrace_loss() {
+	local DBTRACE_OPTS=(--families loss)
+	dbtrace_capture dbtrace_loss "$@"
+}
+run_dbtrace_noloss() {
+	# shellcheck disable=SC2054 # one option whose value is a comma list
+	local DBTRACE_OPTS=(--families softirq,sched,clock,net)
+	dbtrace_capture dbtrace_noloss "$@"
+}
+
 dbtrace_capture() {   # CFG LOAD...
 	local cfg="$1" cap="$WORK/$1.json"
 	shift
@@ -294,6 +307,8 @@ declare -A CONFIG_DESC=(
 	[syscall_tp]="empty BPF programs on the clock syscalls' tracepoints alone (bpf_floor -s): what --clock-syscalls=count adds where fentry is refused"
 	[dbtrace]="dbtrace capture -i 1, all families"
 	[dbtrace_ss]="dbtrace capture -i 1 --families softirq,sched"
+	[dbtrace_loss]="dbtrace capture -i 1 --families loss (retransmits, drops, listeners)"
+	[dbtrace_noloss]="dbtrace capture -i 1, every family but loss"
 	[runqlat]="libbpf-tools runqlat 1"
 	[softirqs]="libbpf-tools softirqs 1"
 	[cpudist]="libbpf-tools cpudist 1"
@@ -729,7 +744,7 @@ write_doc() {   # FILE REPORT
 
 # --- main ---------------------------------------------------------------
 read -r -a LOADS <<<"${LOADS:-tcp_rr pipe clock_vdso clock_sys veth}"
-read -r -a CONFIGS <<<"${CONFIGS:-baseline floor dbtrace dbtrace_ss syscall_tp runqlat softirqs cpudist perf bpftrace}"
+read -r -a CONFIGS <<<"${CONFIGS:-baseline floor dbtrace dbtrace_ss dbtrace_loss dbtrace_noloss syscall_tp runqlat softirqs cpudist perf bpftrace}"
 # every cost is against the baseline, and dbtrace's against the floor too:
 # both always run, and come first in the table
 read -r -a CONFIGS <<<"baseline floor $(printf '%s\n' "${CONFIGS[@]}" | grep -vxE 'baseline|floor' | paste -sd' ')"

@@ -9,7 +9,7 @@
  * tests/tools/bpf_floor.c, which switches on the programs whose
  * tracepoint the running kernel has. Keep the list in step with the
  * families' SEC()s: softirq and sched tp_btf, clock perf_event,
- * net tp_btf. The clock syscalls' tracepoints are here too, but only
+ * net tp_btf, loss tp_btf. The clock syscalls' tracepoints are here too, but only
  * `bpf_floor -s` attaches them (alone): dbtrace attaches no syscall hook
  * by default, and they are the cost of --clock-syscalls=count.
  */
@@ -41,3 +41,7 @@ SEC("?tp_btf/net_dev_xmit") int BPF_PROG(flr_dev_xmit) { return 0; }
 SEC("?tp_btf/tcp_sendmsg_locked") int BPF_PROG(flr_sendmsg) { return 0; }
 SEC("?tp_btf/sock_recv_length") int BPF_PROG(flr_recv_len) { return 0; }
 SEC("?tp_btf/sk_data_ready") int BPF_PROG(flr_data_ready) { return 0; }
+/* loss family */
+SEC("?tp_btf/tcp_retransmit_skb") int BPF_PROG(flr_retransmit) { return 0; }
+SEC("?tp_btf/tcp_retransmit_synack") int BPF_PROG(flr_synack) { return 0; }
+SEC("?tp_btf/kfree_skb") int BPF_PROG(flr_kfree_skb) { return 0; }

@@ -1,5 +1,6 @@
 #include "capture/capture_diff.h"
 #include "core/vec.h"
+#include "model/net_loss.h"
 #include "model/softirq_vec.h"
 
 #include <errno.h>
@@ -386,6 +387,36 @@ static double dev_value(const struct net_dev_stats *v, int k)
 	}
 }
 
+/* The loss family's numbers beside a port or device row of a capture
+ * (NAN when that capture has none). */
+static const struct spec port_loss_specs[] = {
+	{ "retransmits_per_s", LOWER, 1, 0.25 },
+	{ "rto_per_s", LOWER, 0.2, 0.25 },
+	{ "rto_wait_pct", LOWER, 0.05, 0.25 },
+	{ "drops_per_s", LOWER, 1, 0.25 },
+};
+static const struct spec dev_drops_spec = { "drops_per_s", LOWER, 1, 0.25 };
+
+static double port_loss_value(const struct net_interval *ni, const struct net_port_stats *p, int k)
+{
+	const struct net_port_loss *l;
+
+	if (!p || !ni->port_loss)
+		return NAN;
+	l = &ni->port_loss[p - ni->ports];
+	switch (k) {
+	case 0: return l->retrans_per_s;
+	case 1: return l->rto_per_s;
+	case 2: return l->stall_pct;
+	default: return l->drops_per_s;
+	}
+}
+
+static double dev_drops(const struct net_interval *ni, const struct net_dev_stats *v)
+{
+	return v && ni->dev_loss ? ni->dev_loss[v - ni->devs].drops_per_s : NAN;
+}
+
 static double zero_nan(double v)
 {
 	return isnan(v) ? 0 : v;
@@ -436,12 +467,20 @@ static int net_sections(struct capture_diff *d, const struct capture *a, const s
 		for (size_t k = 0; k < sizeof(port_specs) / sizeof(port_specs[0]) && !err; k++)
 			err = num_row(d, CDIFF_PORTS, ports.p[i].key, &port_specs[k], NULL,
 				      port_value(ports.p[i].a, (int)k), port_value(ports.p[i].b, (int)k));
+	for (int i = 0; i < ports.n && !err; i++)
+		for (size_t k = 0; k < sizeof(port_loss_specs) / sizeof(port_loss_specs[0]) && !err; k++)
+			err = num_row(d, CDIFF_PORTS, ports.p[i].key, &port_loss_specs[k], NULL,
+				      port_loss_value(&a->net, ports.p[i].a, (int)k),
+				      port_loss_value(&b->net, ports.p[i].b, (int)k));
 	for (int i = 0; i < devs.n && !err; i++) {
 		const struct net_dev_stats *x = devs.p[i].a, *y = devs.p[i].b;
 
 		for (size_t k = 0; k < sizeof(dev_specs) / sizeof(dev_specs[0]) && !err; k++)
 			err = num_row(d, CDIFF_DEVICES, devs.p[i].key, &dev_specs[k], NULL,
 				      dev_value(x, (int)k), dev_value(y, (int)k));
+		if (!err)
+			err = num_row(d, CDIFF_DEVICES, devs.p[i].key, &dev_drops_spec, NULL, dev_drops(&a->net, x),
+				      dev_drops(&b->net, y));
 		if (!err)
 			err = text_row(d, CDIFF_DEVICES, devs.p[i].key, "qdisc",
 				       x && x->qdisc_text[0] ? x->qdisc_text : x ? "unknown" : NULL,

@@ -4,6 +4,7 @@
  * instead of becoming one tree of the whole document. */
 #define _GNU_SOURCE
 #include "capture/capture_read.h"
+#include "capture/capture_loss.h"
 #include "capture/capture_write.h"
 #include "core/vec.h"
 #include "sysinfo/cpuset.h"
@@ -152,8 +153,13 @@ static int read_cpus(json_object *a, struct capture *cap)
 	cap->cpus = calloc(n ? n : 1, sizeof(*cap->cpus));
 	if (!cap->cpus)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		read_cpu_row(json_object_array_get_idx(a, i), &cap->cpus[cap->n_cpus++]);
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+
+		read_cpu_row(o, &cap->cpus[cap->n_cpus++]);
+		if (capture_loss_read_cpu(o, &cap->loss))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -391,6 +397,31 @@ static void read_port(json_object *o, struct net_port_stats *p)
 	jhist(o, "rxq_hist", p->rxq_hist);
 }
 
+/* The loss family's fields of the net section, when the capture has them. */
+static int read_net_loss(json_object *o, json_object *devs, json_object *ports, struct capture *cap)
+{
+	struct net_interval *ni = &cap->net;
+	bool any = false;
+	int err;
+
+	ni->port_loss = calloc(ni->n_ports ? (size_t)ni->n_ports : 1, sizeof(*ni->port_loss));
+	ni->dev_loss = calloc(ni->n_devs ? (size_t)ni->n_devs : 1, sizeof(*ni->dev_loss));
+	if (!ni->port_loss || !ni->dev_loss)
+		return -ENOMEM;
+	for (int i = 0; i < ni->n_ports; i++)
+		any |= capture_loss_read_port(json_object_array_get_idx(ports, (size_t)i), &ni->port_loss[i]);
+	for (int i = 0; i < ni->n_devs; i++)
+		capture_loss_read_device(json_object_array_get_idx(devs, (size_t)i), &ni->dev_loss[i]);
+	cap->have_loss = capture_loss_read_net(o, &cap->loss, &err);
+	if (!any && !cap->have_loss) {
+		free(ni->port_loss);
+		free(ni->dev_loss);
+		ni->port_loss = NULL;
+		ni->dev_loss = NULL;
+	}
+	return err;
+}
+
 static int read_net(json_object *o, struct capture *cap)
 {
 	json_object *devs = jarray(o, "devices"), *ports = jarray(o, "ports");
@@ -418,7 +449,7 @@ static int read_net(json_object *o, struct capture *cap)
 		cap->have_net_hist |= member(p, "response_hist") != NULL;
 		read_port(p, &ni->ports[ni->n_ports++]);
 	}
-	return 0;
+	return read_net_loss(o, devs, ports, cap);
 }
 
 static int read_findings(json_object *a, struct finding_list *l)
@@ -744,6 +775,7 @@ void capture_free(struct capture *cap)
 	sched_summary_free(&cap->sched);
 	clock_interval_free(&cap->clock);
 	net_interval_free(&cap->net);
+	loss_interval_free(&cap->loss);
 	findings_free(&cap->findings);
 	memset(cap, 0, sizeof(*cap));
 }

@@ -15,6 +15,7 @@
 #include "findings/finding.h"
 #include "model/clock_model.h"
 #include "model/cpu_model.h"
+#include "model/loss_model.h"
 #include "model/net_model.h"
 #include "model/sched_model.h"
 #include "sysinfo/host.h"
@@ -71,8 +72,12 @@ struct capture {
 	/* net family; histograms only from captures that carry them */
 	bool have_net;
 	bool have_net_hist;
-	struct net_interval net;
+	struct net_interval net;       /* port_loss/dev_loss when the loss family wrote them */
 	int devices_omitted, ports_omitted;
+	/* loss family: drops, listeners, netstat of the net section and the
+	 * summary CPUs' softnet; absent: have_loss false */
+	bool have_loss;
+	struct loss_interval loss;
 	struct finding_list findings;
 };
 

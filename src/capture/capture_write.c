@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "capture/capture_write.h"
+#include "capture/capture_loss.h"
 #include "core/atomic_file.h"
 #include "model/softirq_vec.h"
 
@@ -293,22 +294,39 @@ static json_object *net_port(const struct net_port_stats *p)
 	return o;
 }
 
-static json_object *net_object(const struct net_interval *iv)
+static json_object *net_object(const struct net_interval *iv, const struct loss_interval *li)
 {
 	json_object *o = json_object_new_object();
 	json_object *devs = json_object_new_array(), *ports = json_object_new_array();
 	int nd = iv->n_devs < CAPTURE_MAX_NET_ROWS ? iv->n_devs : CAPTURE_MAX_NET_ROWS;
 	int np = iv->n_ports < CAPTURE_MAX_NET_ROWS ? iv->n_ports : CAPTURE_MAX_NET_ROWS;
 
-	for (int i = 0; i < nd; i++)
-		json_object_array_add(devs, net_device(&iv->devs[i]));
-	for (int i = 0; i < np; i++)
-		json_object_array_add(ports, net_port(&iv->ports[i]));
+	for (int i = 0; i < nd; i++) {
+		json_object *d = net_device(&iv->devs[i]);
+
+		if (iv->dev_loss)
+			capture_loss_device(d, &iv->dev_loss[i]);
+		json_object_array_add(devs, d);
+	}
+	for (int i = 0; i < np; i++) {
+		json_object *p = net_port(&iv->ports[i]);
+
+		if (iv->port_loss)
+			capture_loss_port(p, &iv->port_loss[i]);
+		if (iv->loss_only) {
+			/* the net family did not measure them */
+			json_object_object_add(p, "requests", NULL);
+			json_object_object_add(p, "reads", NULL);
+		}
+		json_object_array_add(ports, p);
+	}
 	json_object_object_add(o, "devices", devs);
 	json_object_object_add(o, "devices_omitted", json_object_new_int(iv->n_devs - nd));
 	json_object_object_add(o, "ports", ports);
 	json_object_object_add(o, "ports_omitted", json_object_new_int(iv->n_ports - np));
 	json_object_object_add(o, "lost_samples", u64(iv->lost));
+	if (li)
+		capture_loss_net(o, li);
 	return o;
 }
 
@@ -457,17 +475,19 @@ int capture_begin(struct capture_writer *w, const struct capture_meta *m)
 
 int capture_add_interval(struct capture_writer *w, const struct interval_view *iv)
 {
-	json_object *o = json_object_new_object();
+	json_object *o = json_object_new_object(), *cpus = cpu_array(iv->rows, iv->ncpus);
 
+	if (iv->loss)
+		capture_loss_cpus(cpus, iv->loss);
 	json_object_object_add(o, "t", json_object_new_double(iv->t_s));
 	json_object_object_add(o, "dt", json_object_new_double(iv->dt_s));
-	json_object_object_add(o, "cpus", cpu_array(iv->rows, iv->ncpus));
+	json_object_object_add(o, "cpus", cpus);
 	if (iv->sched)
 		add_processes(o, iv->sched->procs, iv->sched->n_procs);
 	if (iv->clock)
 		json_object_object_add(o, "clock", clock_object(iv->clock, iv->clock_fns, iv->clock_hz));
 	if (iv->net)
-		json_object_object_add(o, "net", net_object(iv->net));
+		json_object_object_add(o, "net", net_object(iv->net, iv->loss));
 	if (w->intervals++)
 		fputc(',', w->f);
 	fputs("\n", w->f);
@@ -480,6 +500,7 @@ int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 		   char *err, size_t errlen)
 {
 	json_object *o = json_object_new_object(), *ov = json_object_new_object();
+	json_object *cpus = cpu_array(s->rows, s->ncpus);
 	int rc;
 
 	json_object_object_add(o, "complete", json_object_new_boolean(s->complete));
@@ -491,13 +512,15 @@ int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 	json_object_object_add(ov, "lost_events", u64(s->lost_events));
 	json_object_object_add(ov, "thread_evictions", u64(s->thread_evictions));
 	json_object_object_add(o, "overhead", ov);
-	json_object_object_add(o, "cpus", cpu_array(s->rows, s->ncpus));
+	if (s->loss)
+		capture_loss_cpus(cpus, s->loss);
+	json_object_object_add(o, "cpus", cpus);
 	if (s->sched)
 		add_processes(o, s->sched->procs, s->sched->n_procs);
 	if (s->clock)
 		json_object_object_add(o, "clock", clock_object(s->clock, s->clock_fns, s->clock_hz));
 	if (s->net)
-		json_object_object_add(o, "net", net_object(s->net));
+		json_object_object_add(o, "net", net_object(s->net, s->loss));
 	json_object_object_add(o, "findings", findings_array(s->findings));
 	fputs("\n],", w->f);
 	write_members(w->f, o);

@@ -48,7 +48,8 @@ struct capture_summary {
 	const struct clock_interval *clock;  /* NULL: family off */
 	const struct clock_fn_table *clock_fns;
 	unsigned int clock_hz;
-	const struct net_interval *net;      /* NULL: family off */
+	const struct net_interval *net;      /* NULL: net and loss families off */
+	const struct loss_interval *loss;    /* NULL: family off */
 	const struct finding_list *findings;
 };
 

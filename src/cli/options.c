@@ -30,7 +30,7 @@ static const struct argp_option options[] = {
 	{ "sort", OPT_SORT, "KEY", 0, "top: initial sort column key", 0 },
 	{ "view", OPT_VIEW, "VIEW", 0, "top: start in the cpus (default), classes or net view", 0 },
 	{ "families", OPT_FAMILIES, "LIST", 0, "probe families to load (default all): "
-	  "softirq,sched,clock,net", 0 },
+	  "softirq,sched,clock,net,loss", 0 },
 	{ "port", OPT_PORT, "PORT", 0, "net: only this service port in the port rows (repeatable), "
 	  "e.g. --port 3306", 0 },
 	{ "comm", OPT_COMM, "NAME", 0, "only processes with this command name", 0 },
@@ -321,7 +321,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			for (f = 0; f < FAM_COUNT && strcmp(tok, dbt_family_names[f]); f++)
 				;
 			if (f == FAM_COUNT)
-				return fail(ctx, "bad --families '%s': names from softirq,sched,clock,net", arg);
+				return fail(ctx, "bad --families '%s': names from softirq,sched,clock,net,loss", arg);
 			cfg->families |= 1u << f;
 		}
 		if (!cfg->families)

@@ -135,6 +135,7 @@ int cmd_capture(const struct dbt_config *cfg)
 	sum.clock_fns = &res.clock_fns;
 	sum.clock_hz = res.clock_hz;
 	sum.net = res.have_net ? &res.net : NULL;
+	sum.loss = res.have_loss ? &res.loss : NULL;
 	sum.findings = &res.findings;
 	collectors_close(&col);
 	rc = capture_finish(c.w, &sum, err, sizeof(err));

@@ -36,6 +36,8 @@ int collectors_open(struct collectors *c, const struct collect_config *cc)
 							 &c->reports[FAM_CLOCK]);
 	if (!c->reports[FAM_NET].disabled)
 		c->on[FAM_NET] = !net_collector_open(&c->net, &c->reports[FAM_NET]);
+	if (!c->reports[FAM_LOSS].disabled)
+		c->on[FAM_LOSS] = !loss_collector_open(&c->loss, &c->reports[FAM_LOSS]);
 	for (int f = 0; f < FAM_COUNT; f++) {
 		/* the plan wipes the report: keep what --families said */
 		snprintf(c->reports[f].family, sizeof(c->reports[f].family), "%s", dbt_family_names[f]);
@@ -80,6 +82,12 @@ int collectors_snapshot(struct collectors *c, struct world_snapshot *w)
 		if (err)
 			return err;
 	}
+	w->have_loss = c->on[FAM_LOSS];
+	if (w->have_loss) {
+		err = loss_collector_read(&c->loss, &w->loss);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
@@ -95,6 +103,8 @@ uint64_t collectors_lost(const struct collectors *c)
 		lost += clock_collector_lost(&c->clock);
 	if (c->on[FAM_NET])
 		lost += net_collector_lost(&c->net);
+	if (c->on[FAM_LOSS])
+		lost += loss_collector_lost(&c->loss);
 	return lost;
 }
 
@@ -108,6 +118,8 @@ void collectors_close(struct collectors *c)
 		clock_collector_close(&c->clock);
 	if (c->on[FAM_NET])
 		net_collector_close(&c->net);
+	if (c->on[FAM_LOSS])
+		loss_collector_close(&c->loss);
 	memset(c->on, 0, sizeof(c->on));
 	free(c->stat_buf);
 	c->stat_buf = NULL;

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include "collect/clock.h"
+#include "collect/loss.h"
 #include "collect/net.h"
 #include "collect/sched.h"
 #include "collect/softirq.h"
@@ -27,6 +28,7 @@ struct collectors {
 	struct sched_collector sched;
 	struct clock_collector clock;
 	struct net_collector net;
+	struct loss_collector loss;
 	bool on[FAM_COUNT];
 	struct probe_report reports[FAM_COUNT];
 };

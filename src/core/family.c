@@ -1,3 +1,3 @@
 #include "core/family.h"
 
-const char *const dbt_family_names[FAM_COUNT] = { "softirq", "sched", "clock", "net" };
+const char *const dbt_family_names[FAM_COUNT] = { "softirq", "sched", "clock", "net", "loss" };

@@ -9,10 +9,11 @@ enum dbt_family {
 	FAM_SCHED,
 	FAM_CLOCK,
 	FAM_NET,
+	FAM_LOSS,
 	FAM_COUNT,
 };
 
-/* "softirq", "sched", "clock", "net": bit i of a family mask is names[i] */
+/* "softirq", "sched", "clock", "net", "loss": bit i of a family mask is names[i] */
 extern const char *const dbt_family_names[FAM_COUNT];
 
 #endif

@@ -7,6 +7,7 @@
  * of going down to zero. */
 #include "metrics/prom_totals.h"
 #include "core/vec.h"
+#include "model/net_loss.h"
 
 #include <errno.h>
 #include <math.h>
@@ -67,6 +68,7 @@ struct prom_totals {
 	struct finding *findings;      /* the latest interval's, worst first */
 	int n_findings;
 	struct prom_run_totals run;
+	struct prom_loss loss;
 };
 
 #define SLOT(base, size, i) ((struct slot_meta *)((char *)(base) + (size_t)(i) * (size)))
@@ -121,7 +123,8 @@ int prom_totals_new(struct prom_totals **out, int top_n)
 		return -ENOMEM;
 	t->top_n = n;
 	t->findings = calloc((size_t)n, sizeof(*t->findings));
-	if (!t->findings || kind_init(&t->classes, n, sizeof(struct class_slot), same_class) ||
+	if (!t->findings || prom_loss_init(&t->loss, n) ||
+	    kind_init(&t->classes, n, sizeof(struct class_slot), same_class) ||
 	    kind_init(&t->ports, n, sizeof(struct port_slot), same_port) ||
 	    kind_init(&t->devs, n, sizeof(struct dev_slot), same_dev)) {
 		prom_totals_free(t);
@@ -139,6 +142,7 @@ void prom_totals_free(struct prom_totals *t)
 	kind_free(&t->classes);
 	kind_free(&t->ports);
 	kind_free(&t->devs);
+	prom_loss_free(&t->loss);
 	free(t->findings);
 	free(t);
 }
@@ -336,6 +340,17 @@ static void add_classes(struct prom_totals *t, const struct sched_interval *si)
 	slots_age(t->classes.live, t->classes.size, t->classes.n_live);
 }
 
+static void add_port_loss(struct prom_port_loss *l, const struct net_port_loss *w)
+{
+	l->seen = true;
+	for (int k = 0; k < DBT_RETX_KINDS; k++)
+		l->segs[k] += w->segs[k];
+	l->rto_timer += w->rto_timer;
+	l->tlp_probes += w->tlp_probes;
+	l->stalls += w->stalls;
+	l->drops += w->drops;
+}
+
 static void add_ports(struct prom_totals *t, const struct net_interval *ni)
 {
 	for (int p = 0; p < ni->n_ports; p++) {
@@ -350,6 +365,8 @@ static void add_ports(struct prom_totals *t, const struct net_interval *ni)
 		slot_touch(&e->m, act);
 		hist_add(&e->v.resp, ps->resp_hist, true);
 		hist_add(&e->v.rxq, ps->rxq_hist, true);
+		if (ni->port_loss)
+			add_port_loss(&e->v.loss, &ni->port_loss[p]);
 	}
 	slots_age(t->ports.live, t->ports.size, t->ports.n_live);
 }
@@ -418,6 +435,8 @@ int prom_totals_add(struct prom_totals *t, const struct interval_view *iv)
 		add_ports(t, iv->net);
 		add_devs(t, iv->net);
 	}
+	if (iv->loss && prom_loss_add(&t->loss, iv->loss))
+		return -ENOMEM;
 	add_findings(t, iv->findings);
 	t->run.intervals++;
 	t->run.interval_s = iv->dt_s;
@@ -479,4 +498,9 @@ const struct finding *prom_totals_finding(const struct prom_totals *t, int i)
 const struct prom_run_totals *prom_totals_run(const struct prom_totals *t)
 {
 	return &t->run;
+}
+
+const struct prom_loss *prom_totals_loss(const struct prom_totals *t)
+{
+	return &t->loss;
 }

@@ -13,6 +13,7 @@
 #include "dbtrace/hist.h"
 #include "dbtrace/softirq.h"
 #include "findings/finding.h"
+#include "metrics/prom_loss.h"
 #include "model/net_model.h"
 #include "model/thread_class.h"
 #include "session/interval.h"
@@ -36,11 +37,19 @@ struct prom_class_total {
 	struct prom_hist runq;
 };
 
+/* The loss family's counters of a port and role. */
+struct prom_port_loss {
+	bool seen;                     /* the loss family measured it */
+	uint64_t segs[DBT_RETX_KINDS]; /* retransmitted segments by kind */
+	uint64_t rto_timer, tlp_probes, stalls, drops;
+};
+
 /* A service port in one role (key: port and role). */
 struct prom_port_total {
 	uint16_t port;
 	uint8_t role;                  /* DBT_NET_SERVER, DBT_NET_CLIENT */
 	struct prom_hist resp, rxq;
+	struct prom_port_loss loss;
 };
 
 /* A network device (key: network namespace and name). */
@@ -94,5 +103,8 @@ int prom_totals_n_findings(const struct prom_totals *t);
 const struct finding *prom_totals_finding(const struct prom_totals *t, int i);
 
 const struct prom_run_totals *prom_totals_run(const struct prom_totals *t);
+
+/* The loss family's host-wide totals; seen is false until it reported. */
+const struct prom_loss *prom_totals_loss(const struct prom_totals *t);
 
 #endif

@@ -2,6 +2,7 @@
 #include "model/net_model.h"
 #include "core/vec.h"
 #include "model/hist.h"
+#include "model/net_loss.h"
 
 #include <errno.h>
 #include <math.h>
@@ -203,6 +204,11 @@ static bool port_wanted(const struct net_filter *f, uint16_t port)
 	return false;
 }
 
+bool net_filter_keeps(const struct net_filter *f, uint16_t port)
+{
+	return port_wanted(f, port);
+}
+
 static uint64_t stats_lost(const struct dbt_net_stats *s)
 {
 	return s->sock_failed + s->port_failed + s->dev_failed + s->skb_failed;
@@ -278,6 +284,8 @@ void net_interval_free(struct net_interval *iv)
 {
 	free(iv->devs);
 	free(iv->ports);
+	free(iv->port_loss);
+	free(iv->dev_loss);
 	memset(iv, 0, sizeof(*iv));
 }
 
@@ -285,6 +293,8 @@ int net_interval_copy(struct net_interval *dst, const struct net_interval *src)
 {
 	memset(dst, 0, sizeof(*dst));
 	*dst = *src;
+	dst->port_loss = NULL;
+	dst->dev_loss = NULL;
 	dst->devs = calloc(src->n_devs ? (size_t)src->n_devs : 1, sizeof(*dst->devs));
 	dst->ports = calloc(src->n_ports ? (size_t)src->n_ports : 1, sizeof(*dst->ports));
 	if (!dst->devs || !dst->ports) {
@@ -295,5 +305,15 @@ int net_interval_copy(struct net_interval *dst, const struct net_interval *src)
 		memcpy(dst->devs, src->devs, sizeof(*dst->devs) * (size_t)src->n_devs);
 	if (src->n_ports)
 		memcpy(dst->ports, src->ports, sizeof(*dst->ports) * (size_t)src->n_ports);
+	if (src->port_loss) {
+		dst->port_loss = calloc(src->n_ports ? (size_t)src->n_ports : 1, sizeof(*dst->port_loss));
+		dst->dev_loss = calloc(src->n_devs ? (size_t)src->n_devs : 1, sizeof(*dst->dev_loss));
+		if (!dst->port_loss || !dst->dev_loss) {
+			net_interval_free(dst);
+			return -ENOMEM;
+		}
+		memcpy(dst->port_loss, src->port_loss, sizeof(*dst->port_loss) * (size_t)src->n_ports);
+		memcpy(dst->dev_loss, src->dev_loss, sizeof(*dst->dev_loss) * (size_t)src->n_devs);
+	}
 	return 0;
 }

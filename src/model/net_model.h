@@ -86,6 +86,9 @@ struct net_port_stats {
 	__u64 rxq_hist[DBT_HIST_SLOTS];
 };
 
+struct net_port_loss;
+struct net_dev_loss;
+
 struct net_interval {
 	double dt_s;
 	struct net_dev_stats *devs;    /* busiest (tx+rx bytes/s) first */
@@ -93,6 +96,11 @@ struct net_interval {
 	struct net_port_stats *ports;  /* most requests first */
 	int n_ports;
 	uint64_t lost;                 /* samples lost to full maps in the window */
+	/* the loss family's numbers beside the rows (model/net_loss.h);
+	 * NULL when that family is off */
+	struct net_port_loss *port_loss;   /* n_ports, index-aligned with ports */
+	struct net_dev_loss *dev_loss;     /* n_devs, index-aligned with devs */
+	bool loss_only;                /* net family off: the rows come from the loss family */
 };
 
 /* Which ports the port rows keep; n_ports 0: all. */
@@ -102,6 +110,9 @@ struct net_filter {
 };
 
 const char *net_role_name(int role);   /* "server", "client" */
+
+/* Whether --port keeps port (f NULL or empty: all). */
+bool net_filter_keeps(const struct net_filter *f, uint16_t port);
 
 /* How findings and tables name a device: "veth0", or "veth0@NETNS" for
  * a device of another network namespace. */

@@ -8,6 +8,7 @@ int world_snapshot_alloc(struct world_snapshot *w, int ncpus)
 	sched_snapshot_init(&w->sched);
 	clock_snapshot_init(&w->clock);
 	net_snapshot_init(&w->net);
+	loss_snapshot_init(&w->loss);
 	return cpu_snapshot_alloc(&w->cpu, ncpus);
 }
 
@@ -17,4 +18,5 @@ void world_snapshot_free(struct world_snapshot *w)
 	sched_snapshot_free(&w->sched);
 	clock_snapshot_free(&w->clock);
 	net_snapshot_free(&w->net);
+	loss_snapshot_free(&w->loss);
 }

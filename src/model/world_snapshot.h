@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include "model/clock_model.h"
 #include "model/cpu_model.h"
+#include "model/loss_model.h"
 #include "model/net_model.h"
 #include "model/sched_model.h"
 
@@ -17,6 +18,8 @@ struct world_snapshot {
 	bool have_clock;
 	struct net_snapshot net;
 	bool have_net;
+	struct loss_snapshot loss;
+	bool have_loss;
 };
 
 int world_snapshot_alloc(struct world_snapshot *w, int ncpus);

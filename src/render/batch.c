@@ -69,14 +69,16 @@ static int print_net(FILE *out, const struct interval_view *iv, char sort_key)
 		return -ENOMEM;
 	n = net_dev_sort(ni, sort_key, order);
 	for (int i = 0; i < n; i++) {
-		net_dev_row(line, sizeof(line), &ni->devs[order[i]]);
+		net_dev_row(line, sizeof(line), &ni->devs[order[i]],
+			    ni->dev_loss ? &ni->dev_loss[order[i]] : NULL);
 		fprintf(out, "%s\n", line);
 	}
 	net_port_header(line, sizeof(line), sort_key);
 	fprintf(out, "%s\n", line);
 	n = net_port_sort(ni, sort_key, order);
 	for (int i = 0; i < n; i++) {
-		net_port_row(line, sizeof(line), &ni->ports[order[i]]);
+		net_port_row(line, sizeof(line), &ni->ports[order[i]],
+			     ni->port_loss ? &ni->port_loss[order[i]] : NULL);
 		fprintf(out, "%s\n", line);
 	}
 	free(order);

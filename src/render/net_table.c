@@ -29,6 +29,7 @@ static const struct table_col dev_cols[] = {
 	{ 0, "%LINK", 6, TABLE_RIGHT, 0, 1, NULL },
 	{ 0, "TXQp50us", 9, TABLE_RIGHT, 0, 0, NULL },
 	{ 'Q', "TXQp99us", 9, TABLE_RIGHT, 0, 0, dev_txq99 },
+	{ 0, "DROP/s", 7, TABLE_RIGHT, 0, 0, NULL },
 	{ 0, "QDISC", 0, TABLE_RIGHT, 0, 0, NULL },
 };
 
@@ -49,6 +50,11 @@ static const struct table_col port_cols[] = {
 	{ 0, "READS/s", 9, TABLE_RIGHT, 0, 0, NULL },
 	{ 0, "RXQp50us", 9, TABLE_RIGHT, 0, 0, NULL },
 	{ 'X', "RXQp99us", 9, TABLE_RIGHT, 0, 0, port_rxq99 },
+	/* the loss family: retransmitted segments, retransmission timer
+	 * expirations, drops of skbs of this port's sockets */
+	{ 0, "RETX/s", 7, TABLE_RIGHT, 0, 0, NULL },
+	{ 0, "RTO/s", 6, TABLE_RIGHT, 0, 1, NULL },
+	{ 0, "DROP/s", 7, TABLE_RIGHT, 0, 0, NULL },
 };
 
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
@@ -70,11 +76,11 @@ void net_dev_header(char *buf, size_t len, char sort_key)
 	table_header(buf, len, dev_cols, NCOLS(dev_cols), sort_key);
 }
 
-void net_dev_row(char *buf, size_t len, const struct net_dev_stats *d)
+void net_dev_row(char *buf, size_t len, const struct net_dev_stats *d, const struct net_dev_loss *l)
 {
-	/* dev_cols[1] to [8] */
+	/* dev_cols[1] to [9] */
 	const double v[] = { d->speed_mbps, d->tx_pps, d->rx_pps, d->tx_mbps, d->rx_mbps,
-			     d->util_pct, d->txq_p50_us, d->txq_p99_us };
+			     d->util_pct, d->txq_p50_us, d->txq_p99_us, l ? l->drops_per_s : NAN };
 	const int w = dev_cols[0].width;
 	char name[64];
 	size_t at = 0;
@@ -94,11 +100,12 @@ void net_port_header(char *buf, size_t len, char sort_key)
 	table_header(buf, len, port_cols, NCOLS(port_cols), sort_key);
 }
 
-void net_port_row(char *buf, size_t len, const struct net_port_stats *p)
+void net_port_row(char *buf, size_t len, const struct net_port_stats *p, const struct net_port_loss *l)
 {
-	/* port_cols[2] to [7] */
+	/* port_cols[2] to [10] */
 	const double v[] = { p->requests_per_s, p->resp_p50_us, p->resp_p99_us, p->reads_per_s,
-			     p->rxq_p50_us, p->rxq_p99_us };
+			     p->rxq_p50_us, p->rxq_p99_us, l ? l->retrans_per_s : NAN,
+			     l ? l->rto_per_s : NAN, l ? l->drops_per_s : NAN };
 	size_t at = 0;
 
 	if (!len)

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "model/net_loss.h"
 #include "model/net_model.h"
 
 /* One sort key for the view: device keys order the devices (ports keep
@@ -19,9 +20,11 @@ bool net_table_valid_key(char key);
 const char *net_table_key_help(void);
 
 void net_dev_header(char *buf, size_t len, char sort_key);
-void net_dev_row(char *buf, size_t len, const struct net_dev_stats *d);
+/* l: the row's losses (net_interval.dev_loss[i], port_loss[i]); NULL
+ * when the loss family is off: its columns show "-". */
+void net_dev_row(char *buf, size_t len, const struct net_dev_stats *d, const struct net_dev_loss *l);
 void net_port_header(char *buf, size_t len, char sort_key);
-void net_port_row(char *buf, size_t len, const struct net_port_stats *p);
+void net_port_row(char *buf, size_t len, const struct net_port_stats *p, const struct net_port_loss *l);
 
 /* Fill order[] (room for iv->n_devs / iv->n_ports) with row indices,
  * highest first by the key (its table's default when the key belongs to

@@ -3,6 +3,7 @@
  * and cut to valid UTF-8. Every kind with per-key series ends with its
  * "other" series, when anything was summed there. */
 #include "render/prom_exposition.h"
+#include "model/loss_model.h"
 #include "model/net_model.h"
 #include "model/softirq_vec.h"
 
@@ -270,6 +271,151 @@ static void render_net(const struct prom_totals *t, FILE *f)
 	}
 }
 
+/* The loss family per port and role (series only for ports it measured). */
+static void render_port_loss(const struct prom_totals *t, FILE *f)
+{
+	static const struct {
+		const char *name, *help;
+		int field;
+	} counters[] = {
+		{ "dbtrace_port_retransmit_timeouts_total",
+		  "Retransmission timer (RTO) expirations that re-sent data, per service port and role.", 0 },
+		{ "dbtrace_port_tail_loss_probes_total", "Tail loss probes sent, per service port and role.", 1 },
+		{ "dbtrace_port_rto_waits_total",
+		  "Requests (client role) or replies (server role) that waited for a retransmit timer "
+		  "(RTO or tail loss probe), once per stall.", 2 },
+		{ "dbtrace_port_drops_total",
+		  "Dropped packets whose socket had this service port and role (skb:kfree_skb).", 3 },
+	};
+	int n = prom_totals_limit(t);
+	struct lset l;
+
+	family(f, "dbtrace_port_retransmits_total", "counter",
+	       "Retransmitted TCP segments per service port and role, by kind (timeout, fast, tlp, "
+	       "syn, other): what the kernel adds to tcpi_total_retrans.");
+	for (int i = 0; i <= n; i++) {
+		const struct prom_port_total *p = prom_totals_port(t, i);
+
+		if (!p || !p->loss.seen)
+			continue;
+		for (int k = 0; k < DBT_RETX_KINDS; k++) {
+			port_labels(&l, p, i == n);
+			lset_add(&l, "kind", loss_kind_name(k));
+			sample_u64(f, "dbtrace_port_retransmits_total", &l, p->loss.segs[k]);
+		}
+	}
+	for (size_t c = 0; c < sizeof(counters) / sizeof(counters[0]); c++) {
+		family(f, counters[c].name, "counter", counters[c].help);
+		for (int i = 0; i <= n; i++) {
+			const struct prom_port_total *p = prom_totals_port(t, i);
+			const uint64_t v[] = { p ? p->loss.rto_timer : 0, p ? p->loss.tlp_probes : 0,
+					       p ? p->loss.stalls : 0, p ? p->loss.drops : 0 };
+
+			if (!p || !p->loss.seen)
+				continue;
+			port_labels(&l, p, i == n);
+			sample_u64(f, counters[c].name, &l, v[counters[c].field]);
+		}
+	}
+}
+
+/* The loss family's host-wide series. */
+static void render_loss(const struct prom_totals *t, FILE *f)
+{
+	const struct prom_loss *p = prom_totals_loss(t);
+	struct lset l;
+
+	family(f, "dbtrace_packet_drops_total", "counter",
+	       "Packets the kernel dropped (skb:kfree_skb), by the running kernel's drop reason.");
+	for (int s = 0; p->seen && s < DBT_LOSS_REASON_SLOTS; s++) {
+		if (!p->reasons[s])
+			continue;
+		l.n = 0;
+		lset_add(&l, "reason", p->reason_name[s]);
+		sample_u64(f, "dbtrace_packet_drops_total", &l, p->reasons[s]);
+	}
+	family(f, "dbtrace_softnet_backlog_drops_total", "counter",
+	       "Packets dropped because a CPU's receive backlog held netdev_max_backlog (/proc/net/softnet_stat).");
+	for (size_t c = 0; c < p->n_cpus; c++) {
+		if (!p->cpus[c].seen)
+			continue;
+		l.n = 0;
+		lset_addf(&l, "cpu", "%ld", (long)c);
+		sample_u64(f, "dbtrace_softnet_backlog_drops_total", &l, p->cpus[c].backlog_drops);
+	}
+	family(f, "dbtrace_softnet_time_squeezes_total", "counter",
+	       "NET_RX runs that ended with work left, budget or time used up (/proc/net/softnet_stat).");
+	for (size_t c = 0; c < p->n_cpus; c++) {
+		if (!p->cpus[c].seen)
+			continue;
+		l.n = 0;
+		lset_addf(&l, "cpu", "%ld", (long)c);
+		sample_u64(f, "dbtrace_softnet_time_squeezes_total", &l, p->cpus[c].time_squeezes);
+	}
+	{
+		static const struct {
+			const char *name, *help;
+		} ns[] = {
+			{ "dbtrace_listen_overflows_total", "TcpExt ListenOverflows of a network namespace: accept queue full." },
+			{ "dbtrace_listen_drops_total", "TcpExt ListenDrops of a network namespace: every drop at a listener." },
+			{ "dbtrace_tcp_memory_pressures_total", "TcpExt TCPMemoryPressures: entries into tcp_mem pressure." },
+			{ "dbtrace_tcp_memory_pressure_seconds_total", "TcpExt TCPMemoryPressuresChrono: time under tcp_mem pressure." },
+		};
+
+		for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+			family(f, ns[k].name, "counter", ns[k].help);
+			for (int i = 0; i <= p->top_n && p->ns; i++) {
+				const struct prom_loss_ns *s = &p->ns[i];
+				const double v[] = { (double)s->listen_overflows, (double)s->listen_drops,
+						     (double)s->memory_pressures, s->memory_pressure_s };
+
+				if (i >= p->n_ns && i != p->top_n)
+					continue;
+				if (i == p->top_n && !v[0] && !v[1] && !v[2] && !v[3])
+					continue;
+				l.n = 0;
+				lset_add(&l, "netns", s->netns);
+				sample(f, ns[k].name, &l, v[k]);
+			}
+		}
+	}
+	family(f, "dbtrace_listener_overflows_total", "counter",
+	       "Connection attempts a listening port dropped (its sockets' drop counters: accept queue full).");
+	for (int i = 0; i <= p->top_n && p->lis; i++) {
+		const struct prom_loss_listener *s = &p->lis[i];
+
+		if ((i >= p->n_lis && i != p->top_n) || (i == p->top_n && !s->overflows && !s->live))
+			continue;
+		l.n = 0;
+		if (i == p->top_n)
+			lset_add(&l, "port", "other");
+		else
+			lset_addf(&l, "port", "%ld", s->port);
+		lset_add(&l, "netns", i == p->top_n ? "" : s->netns);
+		sample_u64(f, "dbtrace_listener_overflows_total", &l, s->overflows);
+	}
+	family(f, "dbtrace_listener_accept_queue", "gauge",
+	       "Connections waiting for accept() on a listening port at the latest read.");
+	for (int i = 0; i < p->n_lis; i++) {
+		if (!p->lis[i].live)
+			continue;
+		l.n = 0;
+		lset_addf(&l, "port", "%ld", p->lis[i].port);
+		lset_add(&l, "netns", p->lis[i].netns);
+		sample(f, "dbtrace_listener_accept_queue", &l, p->lis[i].queue);
+	}
+	family(f, "dbtrace_listener_backlog", "gauge",
+	       "The accept queue's limit of a listening port (listen() backlog capped at somaxconn).");
+	for (int i = 0; i < p->n_lis; i++) {
+		if (!p->lis[i].live)
+			continue;
+		l.n = 0;
+		lset_addf(&l, "port", "%ld", p->lis[i].port);
+		lset_add(&l, "netns", p->lis[i].netns);
+		sample(f, "dbtrace_listener_backlog", &l, p->lis[i].backlog);
+	}
+}
+
 static void render_cpus(const struct prom_totals *t, FILE *f)
 {
 	int ncpus = prom_totals_ncpus(t);
@@ -368,6 +514,8 @@ int prom_render(const struct prom_totals *t, const struct prom_build *b, const s
 	render_cpus(t, f);
 	render_classes(t, f);
 	render_net(t, f);
+	render_port_loss(t, f);
+	render_loss(t, f);
 	render_findings(t, f);
 	render_self(t, b, self, f);
 	return ferror(f) ? -EIO : 0;

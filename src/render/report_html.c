@@ -1,6 +1,7 @@
 #include "render/report_html.h"
 #include "core/vec.h"
 #include "model/hist.h"
+#include "model/net_loss.h"
 #include "model/softirq_vec.h"
 
 #include <errno.h>
@@ -190,7 +191,7 @@ static void header(FILE *f, const struct capture *c, const struct report_opts *o
 	esc(f, c->host.cmdline);
 	fputs("</code></p>\n<nav><a href=\"#findings\">Findings</a><a href=\"#heatmap\">Softirq heatmap</a>"
 	      "<a href=\"#cpus\">CPUs</a><a href=\"#classes\">Thread classes</a><a href=\"#net\">Network</a>"
-	      "<a href=\"#clock\">Clock</a></nav></header>\n", f);
+	      "<a href=\"#loss\">Loss</a><a href=\"#clock\">Clock</a></nav></header>\n", f);
 	(void)o;
 }
 
@@ -711,6 +712,95 @@ static void clock_section(FILE *f, const struct capture *c, int top_n)
 	fputs("</tbody></table>\n</section>\n", f);
 }
 
+/* The loss family: retransmits per port, drops by reason and place,
+ * accept queues, softnet backlog drops per CPU. */
+static void loss_section(FILE *f, const struct capture *c, int top_n)
+{
+	static const char *const rcols[] = { "port", "role", "requests", "retransmits", "timeout", "fast",
+					     "tlp", "syn", "RTO/s", "RTO waits", "RTO wait %", "RTO ms",
+					     "drops" };
+	static const char *const dcols[] = { "reason", "device", "netns", "port", "drops", "drops/s" };
+	static const char *const lcols[] = { "port", "netns", "sockets", "accept queue", "backlog",
+					     "overflows", "somaxconn" };
+	static const char *const ccols[] = { "cpu", "backlog drops", "backlog drops/s", "time squeezes" };
+	const struct net_interval *ni = &c->net;
+	const struct loss_interval *li = &c->loss;
+	int shown = 0;
+
+	fputs("<section id=\"loss\"><h2>Loss: retransmits, drops, queues</h2>\n", f);
+	if (!c->have_loss) {
+		absent(f, c, "loss", "retransmit and drop numbers");
+		fputs("</section>\n", f);
+		return;
+	}
+	fputs("<h3>Retransmits per service port</h3>\n<table id=\"retx-table\">", f);
+	th(f, rcols, (int)(sizeof(rcols) / sizeof(rcols[0])));
+	for (int i = 0; ni->port_loss && i < ni->n_ports && shown < top_n; i++) {
+		const struct net_port_loss *l = &ni->port_loss[i];
+
+		if (!l->retrans && !l->drops)
+			continue;
+		shown++;
+		fputs("<tr>", f);
+		td_num(f, ni->ports[i].port);
+		td_text(f, net_role_name(ni->ports[i].role));
+		td_num(f, (double)ni->ports[i].requests);
+		td_num(f, (double)l->retrans);
+		td_num(f, (double)l->segs[DBT_RETX_TIMEOUT]);
+		td_num(f, (double)l->segs[DBT_RETX_FAST]);
+		td_num(f, (double)l->segs[DBT_RETX_TLP]);
+		td_num(f, (double)l->segs[DBT_RETX_SYN]);
+		td_num(f, l->rto_per_s);
+		td_num(f, (double)l->stalls);
+		td_num(f, l->stall_pct);
+		td_num(f, l->stall_rto_ms);
+		td_num(f, (double)l->drops);
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+	fprintf(f, "<h3>Drops by reason</h3>\n<p>%llu packets dropped in the capture.</p>\n"
+		"<table id=\"drop-table\">", (unsigned long long)li->drops_total);
+	th(f, dcols, (int)(sizeof(dcols) / sizeof(dcols[0])));
+	for (int i = 0; i < li->n_drops && i < top_n; i++) {
+		const struct loss_drop_stats *d = &li->drops[i];
+
+		fputs("<tr>", f);
+		td_text(f, d->reason_name);
+		td_text(f, d->dev);
+		td_text(f, d->foreign ? d->netns_name : "");
+		td_num(f, d->port ? d->port : NAN);
+		td_num(f, (double)d->count);
+		td_num(f, d->per_s);
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n<h3>Listening ports</h3>\n<table id=\"listener-table\">", f);
+	th(f, lcols, (int)(sizeof(lcols) / sizeof(lcols[0])));
+	for (int i = 0; i < li->n_listeners && i < top_n; i++) {
+		const struct loss_listener_stats *l = &li->listeners[i];
+
+		fputs("<tr>", f);
+		td_num(f, l->port);
+		td_text(f, l->foreign ? l->netns_name : "");
+		td_num(f, l->sockets);
+		td_num(f, l->queue);
+		td_num(f, l->backlog);
+		td_num(f, l->have_drops ? (double)l->overflows : NAN);
+		td_num(f, l->somaxconn >= 0 ? (double)l->somaxconn : NAN);
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n<h3>Receive backlog per CPU</h3>\n<table id=\"softnet-table\">", f);
+	th(f, ccols, (int)(sizeof(ccols) / sizeof(ccols[0])));
+	for (int i = 0; i < li->n_cpus; i++) {
+		fputs("<tr>", f);
+		td_num(f, li->cpus[i].cpu);
+		td_num(f, (double)li->cpus[i].backlog_drops);
+		td_num(f, li->cpus[i].backlog_drops_per_s);
+		td_num(f, (double)li->cpus[i].time_squeezes);
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n</section>\n", f);
+}
+
 int report_html_write(FILE *f, const struct capture *c, const struct report_opts *o)
 {
 	int top_n = o && o->top_n > 0 ? o->top_n : 20, err;
@@ -725,6 +815,7 @@ int report_html_write(FILE *f, const struct capture *c, const struct report_opts
 	cpu_table(f, c);
 	class_table(f, c, top_n);
 	net_section(f, c, top_n);
+	loss_section(f, c, top_n);
 	clock_section(f, c, top_n);
 	fputs("</main>\n<footer class=\"meta\"><p>Written by ", f);
 	esc(f, o && o->generator ? o->generator : "dbtrace");

@@ -158,7 +158,8 @@ static int draw_net(struct top_ui *ui, int y, int last)
 	n = net_dev_sort(ni, ui->net_key, order);
 	/* leave room for the port table's header and a few ports */
 	for (int i = 0; i < n && y < last - 4; i++) {
-		net_dev_row(line, sizeof(line), &ni->devs[order[i]]);
+		net_dev_row(line, sizeof(line), &ni->devs[order[i]],
+			    ni->dev_loss ? &ni->dev_loss[order[i]] : NULL);
 		mvprintw(y++, 0, "%s", line);
 	}
 	y++;
@@ -168,7 +169,8 @@ static int draw_net(struct top_ui *ui, int y, int last)
 	attroff(A_REVERSE);
 	n = net_port_sort(ni, ui->net_key, order);
 	for (int i = 0; i < n && y < last; i++) {
-		net_port_row(line, sizeof(line), &ni->ports[order[i]]);
+		net_port_row(line, sizeof(line), &ni->ports[order[i]],
+			     ni->port_loss ? &ni->port_loss[order[i]] : NULL);
 		mvprintw(y++, 0, "%s", line);
 	}
 	free(order);

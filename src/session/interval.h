@@ -6,6 +6,7 @@
 #include "findings/finding.h"
 #include "model/clock_model.h"
 #include "model/cpu_model.h"
+#include "model/loss_model.h"
 #include "model/net_model.h"
 #include "model/sched_model.h"
 
@@ -20,7 +21,8 @@ struct interval_view {
 	const struct clock_interval *clock;   /* NULL when the family is off */
 	const struct clock_fn_table *clock_fns;  /* names of the vDSO function slots */
 	unsigned int clock_hz;                /* its sample rate */
-	const struct net_interval *net;       /* NULL when the family is off */
+	const struct net_interval *net;       /* NULL when the net and loss families are off */
+	const struct loss_interval *loss;     /* NULL when the family is off */
 	const struct finding_list *findings;  /* raised in this interval */
 	uint64_t lost_events;          /* so far, all families */
 	uint64_t thread_evictions;     /* so far: per-thread state the LRU dropped */

@@ -21,6 +21,10 @@ void judge_init(struct judge *j, const struct dbt_config *cfg, bool read_clock_e
 	txq_config_default(&j->txq);
 	linksat_config_default(&j->linksat);
 	bimodal_config_default(&j->bimodal);
+	rto_config_default(&j->rto);
+	drops_config_default(&j->drops);
+	acceptq_config_default(&j->acceptq);
+	softnet_config_default(&j->softnet);
 	misbinding_init(&j->mis);
 	for (int i = 0; i < cfg->n_pids && i < DBT_MAX_PIDS; i++)
 		j->pids[j->n_pids++] = (int)cfg->pids[i];
@@ -66,6 +70,25 @@ static int judge_net(struct judge *j, const struct net_interval *ni, int index)
 	return err;
 }
 
+/* The loss family's rules; retransmit timeouts also join the
+ * bimodal_response finding of their port, judged just before. */
+static int judge_loss(struct judge *j, const struct tick *t, int index)
+{
+	int err = 0;
+
+	if (t->have_net)
+		err = retransmit_timeouts_check(&t->net, &j->rto, &j->bimodal, index, &j->now);
+	if (!err)
+		err = packet_drops_check(&t->loss, &j->drops, index, &j->now);
+	if (!err)
+		err = accept_queue_overflow_check(&t->loss, &j->acceptq, index, &j->now);
+	if (!err)
+		err = softnet_backlog_drops_check(&t->loss, &j->softnet, index, &j->now);
+	if (!err)
+		retransmit_timeouts_join(&j->now);
+	return err;
+}
+
 int judge_tick(struct judge *j, struct tick *t, const struct cpu_row *rows, int ncpus,
 	       const struct clock_fn_table *fns, int index, struct finding_list *run)
 {
@@ -85,6 +108,8 @@ int judge_tick(struct judge *j, struct tick *t, const struct cpu_row *rows, int 
 				       j->n_pids, index, &j->now);
 	if (!err && t->have_net)
 		err = judge_net(j, &t->net, index);
+	if (!err && t->have_loss)
+		err = judge_loss(j, t, index);
 	for (int i = 0; !err && i < j->now.n; i++)
 		err = findings_merge(run, &j->now.items[i]);
 	return err;

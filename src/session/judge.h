@@ -9,11 +9,15 @@
 
 #include <stdbool.h>
 #include "cli/options.h"
+#include "findings/accept_queue_overflow.h"
 #include "findings/bimodal_response.h"
 #include "findings/finding.h"
 #include "findings/gettimeofday_hotspot.h"
 #include "findings/link_saturated.h"
 #include "findings/oversubscription.h"
+#include "findings/packet_drops.h"
+#include "findings/retransmit_timeouts.h"
+#include "findings/softnet_backlog_drops.h"
 #include "findings/tx_queueing.h"
 #include "model/cpu_model.h"
 #include "session/misbinding.h"
@@ -28,6 +32,10 @@ struct judge {
 	struct linksat_config linksat;
 	struct linksat_state linksat_runs;  /* seconds above the threshold, per device */
 	struct bimodal_config bimodal;
+	struct rto_config rto;         /* the loss family's rules */
+	struct drops_config drops;
+	struct acceptq_config acceptq;
+	struct softnet_config softnet;
 	struct misbinding mis;         /* NIC layout read once, target CPUs cached */
 	int pids[DBT_MAX_PIDS];        /* -p: the misbinding targets */
 	int n_pids;

@@ -27,6 +27,7 @@ struct session_state {
 	struct judge judge;
 	struct clock_snapshot clock_first;  /* for the whole-run clock summary */
 	struct net_snapshot net_first;      /* for the whole-run net summary */
+	struct loss_snapshot loss_first;    /* and its loss part */
 	struct world_snapshot snaps[2];
 	struct cpu_row *rows;
 };
@@ -38,6 +39,7 @@ void session_result_free(struct session_result *res)
 	sched_summary_free(&res->sched);
 	clock_interval_free(&res->clock);
 	net_interval_free(&res->net);
+	loss_interval_free(&res->loss);
 	findings_free(&res->findings);
 }
 
@@ -60,6 +62,7 @@ static int state_init(struct session_state *st, const struct dbt_config *cfg,
 	st->net_filter.n_ports = cfg->n_ports;
 	clock_snapshot_init(&st->clock_first);
 	net_snapshot_init(&st->net_first);
+	loss_snapshot_init(&st->loss_first);
 	judge_init(&st->judge, cfg, col->on[FAM_CLOCK]);
 	err = tclass_classifier_new(cfg->classes, (size_t)cfg->n_classes, &st->classifier);
 	if (err)
@@ -83,6 +86,7 @@ static void state_free(struct session_state *st)
 	tclass_classifier_free(st->classifier);
 	clock_snapshot_free(&st->clock_first);
 	net_snapshot_free(&st->net_first);
+	loss_snapshot_free(&st->loss_first);
 }
 
 /* The clock family over the whole run, from the first snapshot to the
@@ -140,6 +144,7 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 	iv.clock_fns = &st->col->clock.fns;
 	iv.clock_hz = st->col->clock.sample_hz;
 	iv.net = t.have_net ? &t.net : NULL;
+	iv.loss = t.have_loss ? &t.loss : NULL;
 	iv.findings = &st->judge.now;
 	iv.lost_events = res->lost_events;
 	iv.thread_evictions = res->thread_evictions;
@@ -196,6 +201,11 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 		if (err)
 			goto out;
 	}
+	if (st.snaps[0].have_loss) {
+		err = loss_snapshot_copy(&st.loss_first, &st.snaps[0].loss);
+		if (err)
+			goto out;
+	}
 	tfd = ticker_open(first, cfg->interval_s);
 	if (tfd < 0) {
 		err = tfd;
@@ -238,10 +248,12 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 	sched_summary_finish(&res->sched);
 	if (!err && st.snaps[cur_idx ^ 1].have_clock)
 		err = clock_summary(&st, &st.snaps[cur_idx ^ 1].clock, res);
-	if (!err && st.snaps[cur_idx ^ 1].have_net && res->intervals) {
-		err = net_interval_compute(&st.net_first, &st.snaps[cur_idx ^ 1].net, &st.net_filter,
-					   &res->net);
-		res->have_net = !err;
+	if (!err && res->intervals) {
+		const struct world_snapshot *last = &st.snaps[cur_idx ^ 1];
+
+		err = tick_net_run(last->have_net ? &st.net_first : NULL, last->have_net ? &last->net : NULL,
+				   last->have_loss ? &st.loss_first : NULL, last->have_loss ? &last->loss : NULL,
+				   &st.net_filter, &res->net, &res->have_net, &res->loss, &res->have_loss);
 	}
 out:
 	if (tfd >= 0)

@@ -36,6 +36,8 @@ struct session_result {
 	unsigned int clock_hz;             /* 0: the clock family was off */
 	struct net_interval net;           /* net family, first to last snapshot */
 	bool have_net;
+	struct loss_interval loss;         /* loss family, first to last (also joined into net) */
+	bool have_loss;
 	struct finding_list findings;      /* merged over all intervals */
 	double elapsed_s;
 	int stop_signal;               /* 0 when the duration ran out or the user quit */

@@ -1,6 +1,8 @@
 #include "session/tick.h"
 #include "model/class_map.h"
+#include "model/net_loss.h"
 
+#include <errno.h>
 #include <string.h>
 
 /* The tick's one thread -> class map, which the sched and clock intervals
@@ -43,12 +45,39 @@ int tick_compute(const struct world_snapshot *prev, const struct world_snapshot 
 			err = clock_vdso_share(&t->clock, &map, &t->sched);
 	}
 	class_map_free(&map);
-	if (!err && cur->have_net) {
-		err = net_interval_compute(&prev->net, &cur->net, f->net, &t->net);
-		t->have_net = !err;
-	}
+	if (!err)
+		err = tick_net_run(cur->have_net ? &prev->net : NULL, cur->have_net ? &cur->net : NULL,
+				   cur->have_loss ? &prev->loss : NULL, cur->have_loss ? &cur->loss : NULL,
+				   f->net, &t->net, &t->have_net, &t->loss, &t->have_loss);
 	if (err)
 		tick_free(t);
+	return err;
+}
+
+int tick_net_run(const struct net_snapshot *net_first, const struct net_snapshot *net_last,
+		 const struct loss_snapshot *loss_first, const struct loss_snapshot *loss_last,
+		 const struct net_filter *filter, struct net_interval *net, bool *have_net,
+		 struct loss_interval *loss, bool *have_loss)
+{
+	int err = 0;
+
+	*have_net = *have_loss = false;
+	if (net_first && net_last) {
+		err = net_interval_compute(net_first, net_last, filter, net);
+		*have_net = !err;
+	}
+	if (!err && loss_first && loss_last) {
+		err = loss_interval_compute(loss_first, loss_last, loss);
+		*have_loss = !err;
+		/* the loss rows show in the network view even without the net family */
+		if (!err && !*have_net) {
+			net_interval_empty(net, loss->dt_s);
+			*have_net = net->devs && net->ports;
+			err = *have_net ? 0 : -ENOMEM;
+		}
+		if (!err)
+			err = net_loss_join(net, loss, filter);
+	}
 	return err;
 }
 
@@ -57,6 +86,7 @@ void tick_free(struct tick *t)
 	sched_interval_free(&t->sched);
 	clock_interval_free(&t->clock);
 	net_interval_free(&t->net);
+	loss_interval_free(&t->loss);
 	memset(t, 0, sizeof(*t));
 }
 

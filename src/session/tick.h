@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include "model/clock_model.h"
+#include "model/loss_model.h"
 #include "model/net_model.h"
 #include "model/sched_model.h"
 #include "model/thread_class.h"
@@ -25,6 +26,8 @@ struct tick {
 	struct clock_interval clock;
 	struct net_interval net;
 	bool have_sched, have_clock, have_net;   /* the families in both snapshots */
+	struct loss_interval loss;     /* its port and drop numbers also joined into net */
+	bool have_loss;
 };
 
 /* Computes t from prev and cur (a family off in cur is left out). Returns
@@ -35,6 +38,14 @@ void tick_free(struct tick *t);
 
 /* The clock family over a whole run, first to last snapshot, classed by
  * the threads active in it. */
+/* The net and loss families over a whole run, first to last snapshot,
+ * joined as in a tick (either snapshot pair may be NULL: family off).
+ * Sets *have_net / *have_loss. Returns 0 or -ENOMEM. */
+int tick_net_run(const struct net_snapshot *net_first, const struct net_snapshot *net_last,
+		 const struct loss_snapshot *loss_first, const struct loss_snapshot *loss_last,
+		 const struct net_filter *filter, struct net_interval *net, bool *have_net,
+		 struct loss_interval *loss, bool *have_loss);
+
 int tick_clock_run(const struct clock_snapshot *first, const struct clock_snapshot *last,
 		   const struct tick_filters *f, struct clock_interval *out);
 

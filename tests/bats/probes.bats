@@ -12,10 +12,10 @@ load helpers/common
 	# each family on the path expected for this kernel: a silent
 	# fallback (e.g. to raw_tp) is a failure
 	local f
-	for f in softirq sched clock net; do
+	for f in softirq sched clock net loss; do
 		assert_probe_path "$output" "$f"
 	done
-	[ "$(grep -cE '^(softirq|sched|clock|net) ' <<<"$output")" -eq 4 ]
+	[ "$(grep -cE '^(softirq|sched|clock|net|loss) ' <<<"$output")" -eq 5 ]
 }
 
 # bats test_tags=vm
@@ -24,7 +24,7 @@ load helpers/common
 	out="$(mktemp)"
 	"$DBTRACE" capture -d 1 -o "$out" 2>/dev/null
 	local f
-	for f in softirq sched clock net; do
+	for f in softirq sched clock net loss; do
 		jq -e --arg f "$f" --arg p "$(expected_path "$f")" '.probes[$f].attach == $p' "$out"
 	done
 	rm -f "$out"

@@ -7,8 +7,12 @@
 #include "sysinfo/cmdline.h"
 #include "sysinfo/cpuset.h"
 #include "sysinfo/interrupts.h"
+#include "sysinfo/kernel_hz.h"
+#include "sysinfo/listeners.h"
+#include "sysinfo/netstat.h"
 #include "sysinfo/proc_status.h"
 #include "sysinfo/procstat.h"
+#include "sysinfo/softnet.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -18,6 +22,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dbt_cmdline cl;
 	struct dbt_clocksource_log log;
 	static struct dbt_cpuset set;
+	struct softnet_cpu sn[64];
+	struct tcp_netstat ns;
+	struct listener_table lis = { 0 };
 
 	if (!text)
 		return 0;
@@ -31,6 +38,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dbt_cpuset_parse_list_n(&set, text, size);
 	dbt_cpuset_parse_mask_n(&set, text, size);
 	proc_status_cpus_allowed(text, &set);
+	softnet_parse(text, sn, 64);
+	netstat_parse(text, text, &ns);
+	kernel_hz_parse(text, size);
+	/* the raw bytes as a netlink reply */
+	listeners_parse_reply(data, size, &lis);
+	listener_table_free(&lis);
 	free(text);
 	return 0;
 }

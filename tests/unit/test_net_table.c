@@ -29,6 +29,7 @@ static struct net_dev_stats dev(const char *name, double tx_mbps, double txq99)
 static void test_device_rows(void **state)
 {
 	struct net_dev_stats d = dev("eth0", 936.04, 16384);
+	struct net_dev_loss drops = { .drops = 175, .drops_per_s = 174.8 };
 	char line[256];
 
 	d.speed_mbps = 1000;
@@ -36,24 +37,25 @@ static void test_device_rows(void **state)
 	snprintf(d.qdisc_text, sizeof(d.qdisc_text), "tbf rate 20Mbit burst 100Kb limit 344.1Kb");
 	net_dev_header(line, sizeof(line), 'Q');
 	assert_string_equal(line, "DEVICE                     SPEED     TXpps     RXpps   TXMbit   RXMbit  %LINK  "
-				  "TXQp50us *TXQp99us QDISC");
-	net_dev_row(line, sizeof(line), &d);
+				  "TXQp50us *TXQp99us  DROP/s QDISC");
+	net_dev_row(line, sizeof(line), &d, &drops);
 	assert_string_equal(line, "eth0                        1000     93604        10    936.0      0.5   93.6"
-				  "      8192     16384 tbf rate 20Mbit burst 100Kb limit 344.1Kb");
+				  "      8192     16384     175 tbf rate 20Mbit burst 100Kb limit 344.1Kb");
 	/* unknowns are dashes; another namespace's device says which */
 	d = dev("veth0", NAN, NAN);
 	d.foreign = true;
 	snprintf(d.netns_name, sizeof(d.netns_name), "ns1");
-	net_dev_row(line, sizeof(line), &d);
+	net_dev_row(line, sizeof(line), &d, NULL);
 	assert_string_equal(line, "veth0@ns1                      -         -        10        -      0.5      -"
-				  "         -         - -");
+				  "         -         -       - -");
 	/* cut, terminated */
-	net_dev_row(line, 12, &d);
+	net_dev_row(line, 12, &d, NULL);
 	assert_string_equal(line, "veth0@ns1  ");
 }
 
 static void test_port_rows(void **state)
 {
+	struct net_port_loss loss = { .retrans_per_s = 41.6, .rto_per_s = 0.333, .drops_per_s = 0 };
 	struct net_port_stats p;
 	char line[256];
 
@@ -67,9 +69,15 @@ static void test_port_rows(void **state)
 	p.rxq_p50_us = 6.3;
 	p.rxq_p99_us = NAN;
 	net_port_header(line, sizeof(line), 'R');
-	assert_string_equal(line, "PORT   ROLE      *REQ/s  RESPp50us  RESPp99us   READS/s  RXQp50us  RXQp99us");
-	net_port_row(line, sizeof(line), &p);
-	assert_string_equal(line, "3306   client      1234       3072       4056      1234         6         -");
+	assert_string_equal(line, "PORT   ROLE      *REQ/s  RESPp50us  RESPp99us   READS/s  RXQp50us  RXQp99us"
+				  "  RETX/s  RTO/s  DROP/s");
+	net_port_row(line, sizeof(line), &p, NULL);
+	assert_string_equal(line, "3306   client      1234       3072       4056      1234         6         -"
+				  "       -      -       -");
+	/* with the loss family: retransmits, RTO expirations and drops per second */
+	net_port_row(line, sizeof(line), &p, &loss);
+	assert_string_equal(line, "3306   client      1234       3072       4056      1234         6         -"
+				  "      42    0.3       0");
 }
 
 static void test_sorting(void **state)

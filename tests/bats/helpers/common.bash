@@ -247,6 +247,10 @@ family_variants() {
 		fi
 		echo perf_event perf_event
 		;;
+	loss)
+		echo tp_btf tp_btf:{tcp_retransmit_skb,tcp_retransmit_synack,kfree_skb}
+		echo raw_tp raw_tp:{tcp_retransmit_skb,tcp_retransmit_synack,kfree_skb}
+		;;
 	net)
 		echo fentry+tp_btf tp_btf:net_dev_{queue,xmit} fentry:tcp_sendmsg fexit:tcp_recvmsg \
 			fentry:sock_def_readable
