@@ -45,12 +45,9 @@ const char *probe_hook_cost(const char *hook)
 		{ "sock_recv_length", "every socket receive call" },
 		{ "sk_data_ready", "every time a socket gets data" },
 		{ "sock_def_readable", "every time a socket gets data" },
-		{ "tcp_retransmit_skb", "every TCP retransmission" },
-		{ "tcp_retransmit_synack", "every SYN-ACK retransmission" },
-		/* consume_skb is apart: kfree_skb is a packet dropped */
-		{ "kfree_skb", "every packet dropped" },
 		{ "tcp_retransmit_skb", "every TCP retransmit (rare)" },
 		{ "tcp_retransmit_synack", "every SYN-ACK retransmit (rare)" },
+		/* consume_skb is apart: kfree_skb is a packet dropped */
 		{ "kfree_skb", "every dropped packet" },
 	};
 	const char *ev = event_of(hook);
