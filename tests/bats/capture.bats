@@ -60,7 +60,10 @@ teardown() { teardown_scratch; }
 	# (the capture is read once: as an argument it can outgrow ARG_MAX)
 	jq -e '. as $root | [.cpus[] | .cpu as $c | .softirq_entries.net_rx ==
 	        ([$root.intervals[].cpus[] | select(.cpu == $c) | .softirq_entries.net_rx] | add)] | all' "$out"
-	jq -e '.overhead.max_rss_kb > 0 and .overhead.lost_events >= 0' "$out"
+	# runs the kernel skipped (another BPF program on the CPU): none on
+	# this load but a stray few, never a share of its ~10^5 events
+	jq -e '.overhead.max_rss_kb > 0 and .overhead.max_rss_kb < 65536
+	       and .overhead.lost_events < 1000' "$out"
 }
 
 # SIGTERM, SIGINT or SIGHUP at a random moment: a complete file or none, and the
