@@ -1,4 +1,5 @@
 #include "model/net_loss.h"
+#include "core/vec.h"
 
 #include <errno.h>
 #include <math.h>
@@ -32,15 +33,8 @@ static int add_row(struct net_interval *ni, uint16_t port, uint8_t role, size_t 
 {
 	struct net_port_stats *r;
 
-	if ((size_t)ni->n_ports + 1 > *cap) {
-		size_t ncap = *cap ? *cap * 2 : 8;
-		struct net_port_stats *np = realloc(ni->ports, ncap * sizeof(*np));
-
-		if (!np)
-			return -ENOMEM;
-		ni->ports = np;
-		*cap = ncap;
-	}
+	if (VEC_RESERVE(ni->ports, *cap, (size_t)ni->n_ports + 1))
+		return -ENOMEM;
 	r = &ni->ports[ni->n_ports];
 	memset(r, 0, sizeof(*r));
 	r->port = port;
