@@ -1,4 +1,5 @@
 #include "sysinfo/listeners.h"
+#include "sysinfo/nl_dump.h"
 #include "core/vec.h"
 
 #include <arpa/inet.h>
@@ -56,41 +57,14 @@ static int parse_msg(const struct nlmsghdr *nlh, struct listener_table *t)
 	return 0;
 }
 
-/* mnl_nlmsg_ok() compares nlmsg_len as an int: a length of 2^31 or more
- * passes it, and mnl_nlmsg_next() then steps far outside the buffer (the
- * fuzzer found it; the kernel never sends one). */
-static bool msg_ok(const struct nlmsghdr *nlh, int rem)
+static int on_listener_msg(const struct nlmsghdr *nlh, void *ctx)
 {
-	return mnl_nlmsg_ok(nlh, rem) && nlh->nlmsg_len <= (uint32_t)rem;
+	return nlh->nlmsg_type == SOCK_DIAG_BY_FAMILY ? parse_msg(nlh, ctx) : 0;
 }
 
 int listeners_parse_reply(const void *buf, size_t len, struct listener_table *t)
 {
-	const struct nlmsghdr *nlh = buf;
-	int rem = len > (size_t)INT32_MAX ? INT32_MAX : (int)len, err;
-
-	while (msg_ok(nlh, rem)) {
-		switch (nlh->nlmsg_type) {
-		case NLMSG_DONE:
-			return 1;
-		case NLMSG_ERROR: {
-			const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
-
-			if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*e))
-				return -EINVAL;
-			if (e->error)
-				return e->error < 0 ? e->error : -e->error;
-			return 1;
-		}
-		case SOCK_DIAG_BY_FAMILY:
-			err = parse_msg(nlh, t);
-			if (err)
-				return err;
-			break;
-		}
-		nlh = mnl_nlmsg_next(nlh, &rem);
-	}
-	return rem ? -EINVAL : 0;
+	return nl_dump_walk(buf, len, on_listener_msg, t);
 }
 
 /* --- the socket I/O ---------------------------------------------------- */

@@ -1,4 +1,5 @@
 #include "sysinfo/qdisc.h"
+#include "sysinfo/nl_dump.h"
 #include "core/vec.h"
 
 #include <errno.h>
@@ -264,47 +265,18 @@ static int parse_class(const struct nlmsghdr *nlh, struct qdisc_table *t)
 	return 0;
 }
 
-/* mnl_nlmsg_ok() compares (int)nlmsg_len with what is left: a length of
- * 2 GiB or more is negative there and passes, and mnl_nlmsg_next() then
- * jumps that far (found by fuzz_qdisc). Compared unsigned here. */
-static bool msg_ok(const struct nlmsghdr *nlh, int rem)
+static int on_qdisc_msg(const struct nlmsghdr *nlh, void *ctx)
 {
-	return rem >= (int)sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
-	       nlh->nlmsg_len <= (unsigned int)rem;
+	if (nlh->nlmsg_type == RTM_NEWQDISC)
+		return parse_qdisc(nlh, ctx);
+	if (nlh->nlmsg_type == RTM_NEWTCLASS)
+		return parse_class(nlh, ctx);
+	return 0;
 }
 
 int qdisc_parse_reply(const void *buf, size_t len, struct qdisc_table *t)
 {
-	const struct nlmsghdr *nlh = buf;
-	int rem = len > (size_t)INT32_MAX ? INT32_MAX : (int)len, err;
-
-	while (msg_ok(nlh, rem)) {
-		switch (nlh->nlmsg_type) {
-		case NLMSG_DONE:
-			return 1;
-		case NLMSG_ERROR: {
-			const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
-
-			if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*e))
-				return -EINVAL;
-			if (e->error)
-				return e->error < 0 ? e->error : -e->error;
-			return 1;   /* an ack */
-		}
-		case RTM_NEWQDISC:
-			err = parse_qdisc(nlh, t);
-			if (err)
-				return err;
-			break;
-		case RTM_NEWTCLASS:
-			err = parse_class(nlh, t);
-			if (err)
-				return err;
-			break;
-		}
-		nlh = mnl_nlmsg_next(nlh, &rem);
-	}
-	return rem ? -EINVAL : 0;
+	return nl_dump_walk(buf, len, on_qdisc_msg, t);
 }
 
 void qdisc_format_rate(uint64_t bps, char *buf, size_t len)
