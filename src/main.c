@@ -3,6 +3,7 @@
 #include "cli/options.h"
 #include "cmd/cmd.h"
 #include "core/log.h"
+#include "sysinfo/cgroup_path.h"
 #include "sysinfo/procfile.h"
 
 int main(int argc, char **argv)
@@ -19,6 +20,14 @@ int main(int argc, char **argv)
 		/* check --root judges a copied tree: its processes, not ours */
 		if (!procfile_pid_exists(cfg.root, cfg.pids[i])) {
 			log_err("no process with PID %d", (int)cfg.pids[i]);
+			return DBT_EXIT_USAGE;
+		}
+	}
+	for (int i = 0; i < cfg.n_cgroups; i++) {
+		if (dbt_cgroup_resolve(cfg.root, cfg.cgroups[i], cfg.cgroup_paths[i],
+				       sizeof(cfg.cgroup_paths[i]))) {
+			log_err("no cgroup '%s' under /sys/fs/cgroup (a path there or a systemd unit name)",
+				cfg.cgroups[i]);
 			return DBT_EXIT_USAGE;
 		}
 	}

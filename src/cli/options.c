@@ -14,7 +14,7 @@
 
 enum { OPT_BATCH = 0x100, OPT_SORT, OPT_VIEW, OPT_COMM, OPT_CLASS, OPT_RUNQ,
        OPT_SAMPLE_HZ, OPT_CLOCK_PCT, OPT_CLOCK_SYS, OPT_PORT, OPT_JSON, OPT_ROOT,
-       OPT_LISTEN, OPT_TOP_N, OPT_FAMILIES };
+       OPT_LISTEN, OPT_TOP_N, OPT_FAMILIES, OPT_GROUP_BY, OPT_CGROUP };
 
 
 /* The one description of every option: the parser reads it, and argp
@@ -51,6 +51,11 @@ static const struct argp_option options[] = {
 	  DBT_DEFAULT_LISTEN "); :PORT for every address, [::1]:PORT for IPv6", 0 },
 	{ "top-n", OPT_TOP_N, "N", 0, "serve, report, diff: thread classes, ports and devices kept, "
 	  "busiest first (default 20, 1-1000)", 0 },
+	{ "group-by", OPT_GROUP_BY, "parent|pid|cgroup", 0, "how processes form groups: parent "
+	  "(default: a server's processes of one executable with their parent, e.g. PostgreSQL's "
+	  "backends), pid (each process alone) or cgroup (one per cgroup v2 path)", 0 },
+	{ "cgroup", OPT_CGROUP, "PATH", 0, "only the processes of this cgroup (repeatable): a path "
+	  "under /sys/fs/cgroup or a systemd unit, e.g. postgresql@15-main.service", 0 },
 	{ "help", 'h', NULL, 0, "show this help", 0 },
 	{ 0 },
 };
@@ -253,6 +258,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!*arg || strlen(arg) > 15)
 			return fail(ctx, "bad comm '%s': 1 to 15 characters, as in /proc/PID/comm", arg);
 		cfg->comm = arg;
+		break;
+	case OPT_GROUP_BY:
+		if (proc_group_by_parse(arg, &cfg->group_by))
+			return fail(ctx, "bad --group-by '%s': parent, pid or cgroup", arg);
+		break;
+	case OPT_CGROUP:
+		if (cfg->n_cgroups >= DBT_MAX_CGROUPS)
+			return fail(ctx, "too many --cgroup options (at most %s)", "16");
+		if (!*arg || strlen(arg) >= DBT_CGROUP_PATH_MAX)
+			return fail(ctx, "bad --cgroup '%s': a cgroup path or a systemd unit name", arg);
+		cfg->cgroups[cfg->n_cgroups++] = arg;
 		break;
 	case OPT_CLASS:
 		if (cfg->n_classes >= DBT_MAX_CLASS_OVERRIDES)

@@ -8,11 +8,14 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include "core/family.h"
+#include "model/proc_group.h"
 #include "model/thread_class.h"
 
 #define DBT_MAX_PIDS 64
 #define DBT_MAX_CLASS_OVERRIDES 32
 #define DBT_MAX_PORTS 16
+#define DBT_MAX_CGROUPS 16
+#define DBT_CGROUP_PATH_MAX 256
 #define DBT_DEFAULT_LISTEN "127.0.0.1:9464"  /* serve: loopback unless asked */
 #define DBT_DEFAULT_TOP_N 20                 /* serve, report, diff: rows per kind */
 #define DBT_MAX_TOP_N 1000
@@ -70,6 +73,11 @@ struct dbt_config {
 	int top_n;              /* serve, report, diff: classes, ports, devices kept */
 	const char *files[2];   /* report: the capture; diff: before and after */
 	int n_files;
+	enum proc_group_by group_by;  /* --group-by: how processes form groups */
+	const char *cgroups[DBT_MAX_CGROUPS];  /* --cgroup as given */
+	int n_cgroups;
+	/* --cgroup resolved by main (sysinfo/cgroup_path.h): v2 paths, "/..." */
+	char cgroup_paths[DBT_MAX_CGROUPS][DBT_CGROUP_PATH_MAX];
 };
 
 /* One subcommand: the one table of them (src/cmd/commands.c) drives the

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,30 +36,42 @@ void class_map_free(struct class_map *map)
 	free(map->members);
 	free(map->classes);
 	free(map->groups);
+	free(map->pids);
 	memset(map, 0, sizeof(*map));
 }
 
+/* An input thread placed in its group. */
+struct entry {
+	uint32_t pid, tid;
+	const char *comm, *pcomm;
+	unsigned int view;
+	uint32_t group;                /* its group's key */
+	const char *name;              /* the text its class is named from */
+};
+
 /* Scratch space for naming one group, sized for the largest. */
 struct work {
-	const struct class_map_thread **e;   /* the group's entries: by tid, then input order */
-	const struct class_map_thread **memb;/* its members: each tid's first entry */
+	const struct entry **e;   /* the group's entries: by tid, then input order */
+	const struct entry **memb;/* its members: each tid's first entry */
 	const char **name;                   /* [member]: its class name */
 	const char **sorted;                 /* the names, sorted */
 	struct tclass_thread *tin;           /* one view's threads, for thread_class */
 	size_t *owner;                       /* [tin index]: the member it names, or SIZE_MAX */
 };
 
-/* Input indices by (pid, tid), then input order: a thread's entry in an
- * earlier view comes first. */
-static int by_pid_tid_index(const void *a, const void *b, void *arg)
+/* Input indices by (group, tid, pid), then input order: a thread's entry
+ * in an earlier view comes first. */
+static int by_group_tid_index(const void *a, const void *b, void *arg)
 {
-	const struct class_map_thread *t = arg;
+	const struct entry *t = arg;
 	size_t i = *(const size_t *)a, j = *(const size_t *)b;
 
-	if (t[i].pid != t[j].pid)
-		return t[i].pid < t[j].pid ? -1 : 1;
+	if (t[i].group != t[j].group)
+		return t[i].group < t[j].group ? -1 : 1;
 	if (t[i].tid != t[j].tid)
 		return t[i].tid < t[j].tid ? -1 : 1;
+	if (t[i].pid != t[j].pid)
+		return t[i].pid < t[j].pid ? -1 : 1;
 	return i < j ? -1 : i > j;
 }
 
@@ -78,19 +91,22 @@ static int by_name(const void *a, const void *b)
 
 /* The group's comm from its entries in view, lowest tid first: the
  * leader's own comm is the freshest (prctl renames), else any thread's
- * record of its process's comm. */
-static void group_comm(struct class_map_group *g, const struct class_map_thread *const *e, size_t n,
+ * record of its process's comm; the group's leading process first. */
+static void group_comm(struct class_map_group *g, const struct entry *const *e, size_t n,
 		       unsigned int view)
 {
 	const char *comm = NULL;
+	bool lead = false;
 
 	for (size_t i = 0; i < n; i++) {
 		if (e[i]->view != view)
 			continue;
 		if (!comm)
 			comm = e[i]->pcomm && e[i]->pcomm[0] ? e[i]->pcomm : e[i]->comm;
-		if (e[i]->tid == e[i]->pid)
+		if (e[i]->tid == e[i]->pid && (e[i]->pid == e[i]->group || !lead)) {
 			comm = e[i]->comm;
+			lead = e[i]->pid == e[i]->group;
+		}
 	}
 	snprintf(g->comm, sizeof(g->comm), "%s", comm ? comm : "");
 }
@@ -112,7 +128,7 @@ static int name_view(const struct tclass_classifier *classifier, struct work *w,
 		if (q && w->tin[q - 1].tid == w->e[k]->tid)
 			continue;
 		w->tin[q].tid = w->e[k]->tid;
-		w->tin[q].comm = w->e[k]->comm;
+		w->tin[q].comm = w->e[k]->name;
 		w->owner[q++] = w->memb[mi] == w->e[k] ? mi : SIZE_MAX;
 	}
 	err = tclass_assign(classifier, w->tin, q, res);
@@ -122,7 +138,39 @@ static int name_view(const struct tclass_classifier *classifier, struct work *w,
 	return err;
 }
 
-/* Adds the group of the entries w->e[0..n_e) (one pid), naming its
+static int by_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The group's processes, ascending and once each, to map->pids. */
+static void group_pids(struct class_map *map, struct class_map_group *g,
+		       const struct entry *const *memb, size_t n_memb)
+{
+	uint32_t *p = map->pids + map->n_pids;
+	size_t n = 0;
+
+	for (size_t i = 0; i < n_memb; i++)
+		p[i] = memb[i]->pid;
+	qsort(p, n_memb, sizeof(*p), by_u32);
+	for (size_t i = 0; i < n_memb; i++)
+		if (!n || p[n - 1] != p[i])
+			p[n++] = p[i];
+	g->first_pid = map->n_pids;
+	g->n_pids = n;
+	map->n_pids += n;
+}
+
+int class_map_group_has(const struct class_map *map, size_t g, uint32_t pid)
+{
+	const struct class_map_group *gr = &map->groups[g];
+
+	return bsearch(&pid, map->pids + gr->first_pid, gr->n_pids, sizeof(pid), by_u32) != NULL;
+}
+
+/* Adds the group of the entries w->e[0..n_e) (one key), naming its
  * members into its classes; its members go to map->members. */
 static int add_group(struct class_map *map, const struct tclass_classifier *classifier,
 		     struct work *w, size_t n_e)
@@ -170,8 +218,9 @@ static int add_group(struct class_map *map, const struct tclass_classifier *clas
 			w->sorted[n_names++] = w->sorted[i];
 	g = &map->groups[map->n_groups];
 	memset(g, 0, sizeof(*g));
-	g->pid = w->memb[0]->pid;
+	g->pid = w->memb[0]->group;
 	group_comm(g, w->e, n_e, view);
+	group_pids(map, g, w->memb, n_memb);
 	g->first_class = map->n_classes;
 	g->n_classes = n_names;
 	for (size_t c = 0; c < n_names; c++)
@@ -195,11 +244,42 @@ out:
 	return err;
 }
 
+static int proc_by_pid(const void *a, const void *b)
+{
+	const struct class_map_proc *x = a, *y = b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* The thread's group and naming text: its process's title names the
+ * threads that kept the process's comm (the others named themselves). */
+static void place(struct entry *t, const struct class_map_thread *in,
+		  const struct class_map_proc *procs, size_t n)
+{
+	struct class_map_proc key = { .pid = in->pid };
+	const struct class_map_proc *p = n ? bsearch(&key, procs, n, sizeof(key), proc_by_pid) : NULL;
+	bool as_process = in->tid == in->pid || (in->pcomm && !strcmp(in->comm, in->pcomm));
+
+	*t = (struct entry){
+		.pid = in->pid, .tid = in->tid, .comm = in->comm, .pcomm = in->pcomm, .view = in->view,
+	};
+	t->group = p ? p->group : t->pid;
+	t->name = p && p->title_class && as_process ? p->title_class : t->comm;
+}
+
 int class_map_build(struct class_map *map, const struct class_map_input *in,
 		    const struct tclass_classifier *classifier)
 {
+	return class_map_build_grouped(map, in, classifier, NULL, 0);
+}
+
+int class_map_build_grouped(struct class_map *map, const struct class_map_input *in,
+			    const struct tclass_classifier *classifier,
+			    const struct class_map_proc *procs, size_t n_procs)
+{
 	size_t n = in->n, cnt = n ? n : 1;
 	size_t *order = NULL;
+	struct entry *t = NULL;
 	struct work w = { 0 };
 	int err = 0;
 
@@ -209,6 +289,15 @@ int class_map_build(struct class_map *map, const struct class_map_input *in,
 	for (size_t i = 0; i < n; i++)
 		if (!in->t[i].comm)
 			return -EINVAL;
+	t = malloc(sizeof(*t) * cnt);
+	map->pids = malloc(sizeof(*map->pids) * cnt);
+	if (!t || !map->pids) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		place(&t[i], &in->t[i], procs, n_procs);
+	}
 	order = malloc(sizeof(*order) * cnt);
 	w.e = malloc(sizeof(*w.e) * cnt);
 	w.memb = malloc(sizeof(*w.memb) * cnt);
@@ -224,12 +313,12 @@ int class_map_build(struct class_map *map, const struct class_map_input *in,
 	}
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
-	qsort_r(order, n, sizeof(*order), by_pid_tid_index, in->t);
+	qsort_r(order, n, sizeof(*order), by_group_tid_index, t);
 	for (size_t i = 0; i < n && !err;) {
 		size_t j = i;
 
-		while (j < n && in->t[order[j]].pid == in->t[order[i]].pid) {
-			w.e[j - i] = &in->t[order[j]];
+		while (j < n && t[order[j]].group == t[order[i]].group) {
+			w.e[j - i] = &t[order[j]];
 			j++;
 		}
 		err = add_group(map, classifier, &w, j - i);
@@ -238,6 +327,7 @@ int class_map_build(struct class_map *map, const struct class_map_input *in,
 	if (!err)
 		qsort(map->members, map->n_members, sizeof(*map->members), member_by_tid_pid);
 out:
+	free(t);
 	free(order);
 	free(w.e);
 	free(w.memb);

@@ -9,11 +9,15 @@
  * view alone holds (the clock sampler saw it, sched had not yet) never
  * renames the classes of an earlier view.
  *
- * A group is one process today, keyed by its pid. Members keep their own
- * pid, so a group spanning processes (a PostgreSQL server's backends, by
- * parent or cgroup) can be formed here later without changing the
- * families; a class index addresses one class of one group, so a per-class
- * array (a time budget) can be indexed by it too. */
+ * A group is one process, keyed by its pid, unless class_map_build_grouped()
+ * is given the processes' groups (model/proc_group.h: a PostgreSQL
+ * server's postmaster and backends, by parent or cgroup) and titles
+ * (model/proc_title.h): then a group spans processes, keyed by its
+ * leader's pid, and its classes are built from all their threads, a
+ * titled process's threads that kept its comm named by the title's class
+ * (`postgres: backend`). Members keep their own pid; a class index
+ * addresses one class of one group, so a per-class array (a time budget)
+ * can be indexed by it too. */
 #ifndef DBTRACE_MODEL_CLASS_MAP_H
 #define DBTRACE_MODEL_CLASS_MAP_H
 
@@ -28,6 +32,13 @@ struct class_map_thread {
 	const char *comm;
 	const char *pcomm;             /* its process's comm as it saw it; NULL or "": unknown */
 	unsigned int view;             /* which family's view: earlier ones take precedence */
+};
+
+/* One process's group and title, for class_map_build_grouped(). */
+struct class_map_proc {
+	uint32_t pid;
+	uint32_t group;                /* its group's key: the leader's pid */
+	const char *title_class;       /* its class from its title; NULL: none */
 };
 
 /* The threads a map is built from (the families add theirs). */
@@ -49,11 +60,12 @@ struct class_map_class {
 };
 
 struct class_map_group {
-	uint32_t pid;
+	uint32_t pid;                  /* the leader's pid: the group's key */
 	/* in the first view that holds the group: the leader's comm (tid ==
 	 * pid), else the lowest tid's pcomm, else its comm */
 	char comm[TCLASS_COMM_LEN];
 	size_t first_class, n_classes; /* classes[first_class ..], sorted by name */
+	size_t first_pid, n_pids;      /* pids[first_pid ..]: its processes, ascending */
 };
 
 struct class_map {
@@ -63,6 +75,8 @@ struct class_map {
 	size_t n_classes, classes_cap;
 	struct class_map_group *groups;    /* by pid */
 	size_t n_groups, groups_cap;
+	uint32_t *pids;                    /* each group's processes */
+	size_t n_pids;
 };
 
 /* Appends one thread to the current view. Returns 0 or -ENOMEM. */
@@ -80,7 +94,14 @@ void class_map_input_free(struct class_map_input *in);
  * error. */
 int class_map_build(struct class_map *map, const struct class_map_input *in,
 		    const struct tclass_classifier *classifier);
+/* As class_map_build(), grouping by procs (n of them, sorted by pid; a
+ * thread whose pid procs does not hold is a group of its own process). */
+int class_map_build_grouped(struct class_map *map, const struct class_map_input *in,
+			    const struct tclass_classifier *classifier,
+			    const struct class_map_proc *procs, size_t n);
 void class_map_free(struct class_map *map);
+/* Whether pid is one of group g's processes. */
+int class_map_group_has(const struct class_map *map, size_t g, uint32_t pid);
 
 /* The member for (pid, tid); NULL if the map does not hold it. */
 const struct class_map_member *class_map_find(const struct class_map *map, uint32_t pid,

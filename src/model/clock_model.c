@@ -217,12 +217,13 @@ void clock_interval_free(struct clock_interval *iv)
 	memset(iv, 0, sizeof(*iv));
 }
 
-static bool wanted(const struct sched_filter *f, int pid)
+/* Whether the filter takes group g (a -p pid or --cgroup member in it). */
+static bool wanted(const struct sched_filter *f, const struct class_map *map, size_t g)
 {
-	if (!f || f->n_pids <= 0)
+	if (!f || (f->n_pids <= 0 && !f->by_pids))
 		return true;
 	for (int i = 0; i < f->n_pids; i++)
-		if (f->pids[i] == pid)
+		if (class_map_group_has(map, g, (uint32_t)f->pids[i]))
 			return true;
 	return false;
 }
@@ -342,10 +343,10 @@ int clock_interval_compute(const struct clock_snapshot *prev, const struct clock
 		struct clock_stats d;
 
 		thread_delta(a ? &a->c : NULL, &b->c, &d);
-		if (!active(&d) || !wanted(filter, (int)b->c.pid))
+		if (!active(&d))
 			continue;
 		m = class_map_find(map, b->c.pid, b->tid);
-		if (!m)
+		if (!m || !wanted(filter, map, m->group))
 			continue;
 		stats_add(&acc[m->cls], &d);
 		group_see(&seen[m->group], b);

@@ -174,16 +174,17 @@ static bool active(const struct sched_class_stats *c)
 	return c->oncpu_ns || c->vol || c->invol;
 }
 
-static bool wanted(const struct sched_filter *f, int pid, const char *comm)
+static bool wanted(const struct sched_filter *f, const struct class_map *map, size_t g,
+		   const char *comm)
 {
 	bool ok = true;
 
 	if (!f)
 		return true;
-	if (f->n_pids) {
+	if (f->n_pids || f->by_pids) {
 		ok = false;
-		for (int i = 0; i < f->n_pids; i++)
-			ok |= f->pids[i] == pid;
+		for (int i = 0; i < f->n_pids && !ok; i++)
+			ok = class_map_group_has(map, g, (uint32_t)f->pids[i]);
 	}
 	if (ok && f->comm && *f->comm)
 		ok = !strcmp(f->comm, comm);
@@ -220,6 +221,7 @@ static int build_proc(const struct class_map *map, size_t group, const struct sc
 	if (!p->classes)
 		return -ENOMEM;
 	p->pid = (int)g->pid;
+	p->n_procs = (int)g->n_pids;
 	p->map_group = (int)group;
 	snprintf(p->comm, sizeof(p->comm), "%s", g->comm);
 	/* keep only the classes that did something */
@@ -283,7 +285,7 @@ int sched_interval_compute(const struct sched_snapshot *prev, const struct sched
 		err = build_proc(map, g, acc, out->dt_s, p);
 		if (err)
 			goto out;
-		if (p->n_classes && wanted(filter, p->pid, p->comm))
+		if (p->n_classes && wanted(filter, map, g, p->comm))
 			out->n_procs++;
 		else
 			free(p->classes);

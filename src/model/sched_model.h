@@ -63,8 +63,11 @@ struct sched_class_stats {
 	int allowed_cpus;              /* filled by the caller (I/O); 0: unknown */
 };
 
+/* One group of processes (model/proc_group.h; one process unless
+ * grouped), named and keyed by its leader. */
 struct sched_proc_stats {
-	int pid;
+	int pid;                       /* the leader's */
+	int n_procs;                   /* processes in the group this interval; 0: unknown (read back) */
 	int map_group;                 /* its group in the interval's class_map; -1: none */
 	char comm[16];
 	char cpus_allowed[128];        /* cpulist, filled by the caller (I/O); "" unknown */
@@ -80,11 +83,13 @@ struct sched_interval {
 	int n_procs;
 };
 
-/* Which processes to report: all when n_pids == 0 and comm is NULL. */
+/* Which groups to report: those holding one of pids (all when n_pids == 0
+ * and !by_pids: --cgroup may select none) and led by a process of comm. */
 struct sched_filter {
 	const int *pids;
 	int n_pids;
 	const char *comm;              /* process comm, exact */
+	bool by_pids;
 };
 
 void sched_snapshot_init(struct sched_snapshot *s);

@@ -4,6 +4,7 @@
  * libbpf: the rest is linked into the unit tests. */
 #include "session/session.h"
 #include "session/judge.h"
+#include "session/proc_groups.h"
 #include "session/tick.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
@@ -24,6 +25,7 @@ struct session_state {
 	struct net_filter net_filter;    /* --port */
 	uint16_t net_ports[DBT_MAX_PORTS];
 	struct tick_filters filters;
+	struct proc_groups groups;       /* --group-by, --cgroup, titles */
 	struct judge judge;
 	struct clock_snapshot clock_first;  /* for the whole-run clock summary */
 	struct net_snapshot net_first;      /* for the whole-run net summary */
@@ -56,6 +58,12 @@ static int state_init(struct session_state *st, const struct dbt_config *cfg,
 	st->filter.pids = st->pids;
 	st->filter.n_pids = cfg->n_pids;
 	st->filter.comm = cfg->comm;
+	st->filter.by_pids = cfg->n_cgroups > 0;
+	st->groups.by = cfg->group_by;
+	st->groups.cgroups = cfg->cgroup_paths;
+	st->groups.n_cgroups = cfg->n_cgroups;
+	st->groups.pids = st->pids;
+	st->groups.n_pids = cfg->n_pids;
 	for (int i = 0; i < cfg->n_ports; i++)
 		st->net_ports[i] = cfg->ports[i];
 	st->net_filter.ports = st->net_ports;
@@ -67,7 +75,7 @@ static int state_init(struct session_state *st, const struct dbt_config *cfg,
 	err = tclass_classifier_new(cfg->classes, (size_t)cfg->n_classes, &st->classifier);
 	if (err)
 		return err;
-	st->filters = (struct tick_filters){ st->classifier, &st->filter, &st->net_filter };
+	st->filters = (struct tick_filters){ st->classifier, &st->filter, &st->net_filter, NULL, 0 };
 	st->rows = calloc((size_t)col->ncpus, sizeof(*st->rows));
 	if (!st->rows)
 		return -ENOMEM;
@@ -83,6 +91,7 @@ static void state_free(struct session_state *st)
 	world_snapshot_free(&st->snaps[1]);
 	free(st->rows);
 	judge_free(&st->judge);
+	proc_groups_free(&st->groups);
 	tclass_classifier_free(st->classifier);
 	clock_snapshot_free(&st->clock_first);
 	net_snapshot_free(&st->net_first);
@@ -104,6 +113,20 @@ static int clock_summary(struct session_state *st, const struct clock_snapshot *
 	return err;
 }
 
+/* The tick's process groups, into the filters the model takes. */
+static int groups_update(struct session_state *st, const struct world_snapshot *cur)
+{
+	int err = proc_groups_update(&st->groups, cur);
+
+	if (err)
+		return err;
+	st->filters.procs = st->groups.procs;
+	st->filters.n_procs = st->groups.n;
+	st->filter.pids = st->groups.selected;
+	st->filter.n_pids = (int)st->groups.n_selected;
+	return 0;
+}
+
 /* One tick: snapshot, model, findings, sink. */
 static int step(struct session_state *st, int *cur_idx, struct session_sink *sink,
 		struct session_result *res)
@@ -119,7 +142,9 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 		return err;
 	cpu_rows_compute(&prev->cpu, &cur->cpu, st->rows);
 	cpu_rows_total(st->rows, st->col->ncpus, &total);
-	err = tick_compute(prev, cur, &st->filters, &t);
+	err = groups_update(st, cur);
+	if (!err)
+		err = tick_compute(prev, cur, &st->filters, &t);
 	if (err)
 		return err;
 	err = judge_tick(&st->judge, &t, st->rows, st->col->ncpus, &st->col->clock.fns,

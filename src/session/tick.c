@@ -9,7 +9,7 @@
  * share: sched's threads, then the clock's threads active in the window
  * (a thread both report keeps the class sched's view gives it). */
 static int tick_classes(const struct world_snapshot *prev, const struct world_snapshot *cur,
-			const struct tclass_classifier *classifier, struct class_map *map)
+			const struct tick_filters *f, struct class_map *map)
 {
 	struct class_map_input in = { 0 };
 	int err = 0;
@@ -20,7 +20,7 @@ static int tick_classes(const struct world_snapshot *prev, const struct world_sn
 	if (!err && cur->have_clock)
 		err = clock_window_threads(&prev->clock, &cur->clock, &in);
 	if (!err)
-		err = class_map_build(map, &in, classifier);
+		err = class_map_build_grouped(map, &in, f->classifier, f->procs, f->n_procs);
 	class_map_input_free(&in);
 	return err;
 }
@@ -32,7 +32,7 @@ int tick_compute(const struct world_snapshot *prev, const struct world_snapshot 
 	int err;
 
 	memset(t, 0, sizeof(*t));
-	err = tick_classes(prev, cur, f->classifier, &map);
+	err = tick_classes(prev, cur, f, &map);
 	if (!err && cur->have_sched) {
 		err = sched_interval_compute(&prev->sched, &cur->sched, &map, f->sched, &t->sched);
 		t->have_sched = !err;
@@ -99,7 +99,7 @@ int tick_clock_run(const struct clock_snapshot *first, const struct clock_snapsh
 
 	err = clock_window_threads(first, last, &in);
 	if (!err)
-		err = class_map_build(&map, &in, f->classifier);
+		err = class_map_build_grouped(&map, &in, f->classifier, f->procs, f->n_procs);
 	if (!err)
 		err = clock_interval_compute(first, last, &map, f->sched, out);
 	class_map_free(&map);

@@ -14,11 +14,15 @@
 #include "model/thread_class.h"
 #include "model/world_snapshot.h"
 
-/* What the user asked to see: -p/--comm, --class, --port. */
+/* What the user asked to see: -p/--comm/--cgroup, --class, --port, --group-by. */
 struct tick_filters {
 	const struct tclass_classifier *classifier;
 	const struct sched_filter *sched;
 	const struct net_filter *net;
+	/* the processes' groups and titles (session/proc_groups.h), by pid;
+	 * none: each process a group of its own, named by its comms */
+	const struct class_map_proc *procs;
+	size_t n_procs;
 };
 
 struct tick {

@@ -139,7 +139,7 @@ static void test_filter_and_order(void **state)
 	struct sched_snapshot a, b;
 	struct sched_interval iv;
 	int pids[] = { 300 };
-	struct sched_filter f = { pids, 1, NULL };
+	struct sched_filter f = { .pids = pids, .n_pids = 1 };
 
 	sched_snapshot_init(&a);
 	sched_snapshot_init(&b);

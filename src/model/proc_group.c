@@ -1,0 +1,187 @@
+#define _GNU_SOURCE
+#include "model/proc_group.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const names[] = {
+	[PROC_GROUP_PARENT] = "parent",
+	[PROC_GROUP_PID] = "pid",
+	[PROC_GROUP_CGROUP] = "cgroup",
+};
+
+const char *proc_group_by_name(enum proc_group_by by)
+{
+	return (unsigned int)by < sizeof(names) / sizeof(names[0]) ? names[by] : "?";
+}
+
+int proc_group_by_parse(const char *s, enum proc_group_by *out)
+{
+	for (size_t i = 0; s && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i])) {
+			*out = (enum proc_group_by)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+/* What makes two processes one program: the executable, else the comm. */
+static const char *exe_of(const struct proc_group_proc *p)
+{
+	return p->exe && p->exe[0] ? p->exe : or_empty(p->comm);
+}
+
+static bool same_program(const struct proc_group_proc *a, const struct proc_group_proc *b)
+{
+	return !strcmp(exe_of(a), exe_of(b)) && !strcmp(or_empty(a->comm), or_empty(b->comm));
+}
+
+static int by_pid(const void *a, const void *b, void *arg)
+{
+	const struct proc_group_proc *p = arg;
+	uint32_t x = p[*(const size_t *)a].pid, y = p[*(const size_t *)b].pid;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Siblings first by parent, then program, then pid: the lowest leads. */
+static int by_parent_program(const void *a, const void *b, void *arg)
+{
+	const struct proc_group_proc *p = arg, *x = &p[*(const size_t *)a], *y = &p[*(const size_t *)b];
+	int r;
+
+	if (x->ppid != y->ppid)
+		return x->ppid < y->ppid ? -1 : 1;
+	if ((r = strcmp(exe_of(x), exe_of(y))) || (r = strcmp(or_empty(x->comm), or_empty(y->comm))))
+		return r;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int by_cgroup(const void *a, const void *b, void *arg)
+{
+	const struct proc_group_proc *p = arg, *x = &p[*(const size_t *)a], *y = &p[*(const size_t *)b];
+	int r = strcmp(or_empty(x->cgroup), or_empty(y->cgroup));
+
+	if (r)
+		return r;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int by_key(const void *a, const void *b, void *arg)
+{
+	const struct proc_group_proc *p = arg;
+	uint32_t x = p[*(const size_t *)a].key, y = p[*(const size_t *)b].key;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The index of pid in p (order: indices by pid), or SIZE_MAX. */
+static size_t find(const struct proc_group_proc *p, const size_t *order, size_t n, uint32_t pid)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p[order[mid]].pid == pid)
+			return order[mid];
+		if (p[order[mid]].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return SIZE_MAX;
+}
+
+/* Parent grouping: up the chain of same-program parents to a root, then
+ * roots of one program under one parent together. */
+static void form_by_parent(struct proc_group_proc *p, size_t n, size_t *order, size_t *root)
+{
+	size_t n_roots = 0;
+
+	qsort_r(order, n, sizeof(*order), by_pid, p);
+	for (size_t i = 0; i < n; i++) {
+		size_t r = i;
+
+		/* n steps at most: a table read while pids were reused may loop */
+		for (size_t step = 0; step < n; step++) {
+			size_t up = p[r].ppid != p[r].pid ? find(p, order, n, p[r].ppid) : SIZE_MAX;
+
+			if (up == SIZE_MAX || !same_program(&p[up], &p[r]))
+				break;
+			r = up;
+		}
+		root[i] = r;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (root[i] == i)
+			order[n_roots++] = i;
+	qsort_r(order, n_roots, sizeof(*order), by_parent_program, p);
+	for (size_t i = 0, lead = 0; i < n_roots; i++) {
+		const struct proc_group_proc *a = &p[order[lead]], *b = &p[order[i]];
+
+		if (a->ppid != b->ppid || !same_program(a, b))
+			lead = i;
+		p[order[i]].key = p[order[lead]].pid;
+	}
+	for (size_t i = 0; i < n; i++)
+		p[i].key = p[root[i]].key;
+}
+
+static void form_by_cgroup(struct proc_group_proc *p, size_t n, size_t *order)
+{
+	qsort_r(order, n, sizeof(*order), by_cgroup, p);
+	for (size_t i = 0, lead = 0; i < n; i++) {
+		const char *cg = p[order[i]].cgroup;
+
+		if (!cg || !cg[0]) {
+			p[order[i]].key = p[order[i]].pid;   /* gone or unknown: alone */
+			continue;
+		}
+		if (strcmp(or_empty(p[order[lead]].cgroup), cg))
+			lead = i;
+		p[order[i]].key = p[order[lead]].pid;
+	}
+}
+
+int proc_group_form(struct proc_group_proc *p, size_t n, enum proc_group_by by)
+{
+	size_t *order, *root;
+
+	if ((n && !p) || (unsigned int)by > PROC_GROUP_CGROUP)
+		return -EINVAL;
+	order = malloc(sizeof(*order) * (n ? n : 1));
+	root = malloc(sizeof(*root) * (n ? n : 1));
+	if (!order || !root) {
+		free(order);
+		free(root);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		order[i] = i;
+		p[i].key = p[i].pid;
+	}
+	if (by == PROC_GROUP_PARENT)
+		form_by_parent(p, n, order, root);
+	else if (by == PROC_GROUP_CGROUP)
+		form_by_cgroup(p, n, order);
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), by_key, p);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && p[order[j]].key == p[order[i]].key; j++)
+			;
+		for (size_t k = i; k < j; k++)
+			p[order[k]].n_members = (uint32_t)(j - i);
+	}
+	free(order);
+	free(root);
+	return 0;
+}

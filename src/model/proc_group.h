@@ -1,0 +1,54 @@
+/* Groups of processes: which processes dbtrace reports as one server.
+ * Pure: the process table goes in (read by sysinfo/proc_identity.c), a
+ * group key per process comes out.
+ *
+ * PostgreSQL, php-fpm, nginx and Oracle fork one process per connection
+ * or role, all of one executable; reported per process they are a
+ * hundred one-thread rows and no class holds "the backends". The ways of
+ * forming groups (--group-by):
+ *
+ *  - PROC_GROUP_PID: every process its own group (dbtrace before groups).
+ *  - PROC_GROUP_PARENT (default): a process whose parent runs the same
+ *    executable under the same comm joins its parent's group (the
+ *    postmaster and its backends, php-fpm's master and workers, nginx's);
+ *    processes of the same executable and comm that share a parent of
+ *    another executable form one group among themselves (a shell's
+ *    workers). The executable is /proc/PID/exe's target, or the comm when
+ *    it cannot be read (kernel threads, a process gone).
+ *  - PROC_GROUP_CGROUP: the processes of one cgroup v2 path (a systemd
+ *    service, a container) form one group.
+ *
+ * A group's key is its leader's pid: the topmost process of the parent
+ * chain, else the lowest pid. A group of one process is keyed by its
+ * own pid, so `pid` grouping and a lone process look as before. */
+#ifndef DBTRACE_MODEL_PROC_GROUP_H
+#define DBTRACE_MODEL_PROC_GROUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum proc_group_by {
+	PROC_GROUP_PARENT = 0,   /* the default */
+	PROC_GROUP_PID,
+	PROC_GROUP_CGROUP,
+};
+
+/* One process as /proc showed it. The strings are read during
+ * proc_group_form() only; NULL or "": unknown. */
+struct proc_group_proc {
+	uint32_t pid, ppid;
+	const char *exe, *comm, *cgroup;
+	uint32_t key;            /* out: its group's leader pid */
+	uint32_t n_members;      /* out: processes in its group */
+};
+
+/* "pid", "parent", "cgroup" (the capture's groups' formed_by). */
+const char *proc_group_by_name(enum proc_group_by by);
+/* Parses a --group-by value. Returns 0 or -EINVAL. */
+int proc_group_by_parse(const char *s, enum proc_group_by *out);
+
+/* Sets key and n_members of each of the n processes (any order; pids
+ * unique). Returns 0, -EINVAL (NULL p with n > 0, a bad by) or -ENOMEM. */
+int proc_group_form(struct proc_group_proc *p, size_t n, enum proc_group_by by);
+
+#endif
