@@ -244,6 +244,7 @@ static int read_processes(json_object *a, struct sched_summary *s, double second
 		size_t nc = cls ? json_object_array_length(cls) : 0;
 
 		p->pid = (int)jint(o, "pid", 0);
+		p->n_procs = (int)jint(o, "procs", 0);   /* older captures: unknown */
 		p->map_group = -1;
 		jcopy(p->comm, sizeof(p->comm), o, "comm");
 		jcopy(p->cpus_allowed, sizeof(p->cpus_allowed), o, "cpus_allowed");

@@ -155,6 +155,8 @@ static json_object *process_object(const struct sched_proc_stats *p)
 	json_object_object_add(o, "pid", json_object_new_int(p->pid));
 	json_object_object_add(o, "comm", json_object_new_string(p->comm));
 	json_object_object_add(o, "cpus_allowed", json_object_new_string(p->cpus_allowed));
+	if (p->n_procs)
+		json_object_object_add(o, "procs", json_object_new_int(p->n_procs));
 	class_fields(o, &p->total);
 	for (int k = 0; k < p->n_classes; k++) {
 		json_object *c = json_object_new_object();
@@ -164,6 +166,35 @@ static json_object *process_object(const struct sched_proc_stats *p)
 	}
 	json_object_object_add(o, "classes", classes);
 	return o;
+}
+
+/* "groups": how each summary processes row was formed, and of which
+ * processes. */
+static json_object *groups_array(const struct proc_group_log *log, const struct sched_summary *s)
+{
+	json_object *a = json_object_new_array();
+	int shown = s->n_procs < CAPTURE_MAX_PROCS ? s->n_procs : CAPTURE_MAX_PROCS;
+
+	for (int i = 0; i < shown; i++) {
+		const struct proc_group_seen *g = proc_group_log_find(log, s->procs[i].pid);
+		json_object *o, *pids;
+
+		if (!g)
+			continue;
+		o = json_object_new_object();
+		pids = json_object_new_array();
+		json_object_object_add(o, "pid", json_object_new_int(g->pid));
+		json_object_object_add(o, "comm", json_object_new_string(g->comm));
+		json_object_object_add(o, "formed_by", json_object_new_string(
+			g->n_pids > 1 ? proc_group_by_name(log->by) : "pid"));
+		for (size_t k = 0; k < g->n_pids; k++)
+			json_object_array_add(pids, json_object_new_int64(g->pids[k]));
+		json_object_object_add(o, "pids", pids);
+		json_object_object_add(o, "pids_truncated",
+				       json_object_new_boolean(g->n_pids >= PROC_GROUP_SEEN_MAX));
+		json_object_array_add(a, o);
+	}
+	return a;
 }
 
 /* Adds "processes" (the busiest CAPTURE_MAX_PROCS) and "processes_omitted". */
@@ -517,6 +548,8 @@ int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 	json_object_object_add(o, "cpus", cpus);
 	if (s->sched)
 		add_processes(o, s->sched->procs, s->sched->n_procs);
+	if (s->sched && s->groups)
+		json_object_object_add(o, "groups", groups_array(s->groups, s->sched));
 	if (s->clock)
 		json_object_object_add(o, "clock", clock_object(s->clock, s->clock_fns, s->clock_hz));
 	if (s->net)

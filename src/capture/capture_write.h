@@ -6,6 +6,7 @@
 #ifndef DBTRACE_CAPTURE_CAPTURE_WRITE_H
 #define DBTRACE_CAPTURE_CAPTURE_WRITE_H
 
+#include "model/proc_group.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -51,6 +52,7 @@ struct capture_summary {
 	const struct net_interval *net;      /* NULL: net and loss families off */
 	const struct loss_interval *loss;    /* NULL: family off */
 	const struct finding_list *findings;
+	const struct proc_group_log *groups; /* NULL: not recorded */
 };
 
 /* At most this many processes (by on-CPU time) per interval and in the

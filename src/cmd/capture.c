@@ -137,6 +137,7 @@ int cmd_capture(const struct dbt_config *cfg)
 	sum.net = res.have_net ? &res.net : NULL;
 	sum.loss = res.have_loss ? &res.loss : NULL;
 	sum.findings = &res.findings;
+	sum.groups = &res.groups;
 	collectors_close(&col);
 	rc = capture_finish(c.w, &sum, err, sizeof(err));
 	free(rows);

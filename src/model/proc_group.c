@@ -1,9 +1,12 @@
 #define _GNU_SOURCE
 #include "model/proc_group.h"
 
+#include "core/vec.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const names[] = {
@@ -184,4 +187,54 @@ int proc_group_form(struct proc_group_proc *p, size_t n, enum proc_group_by by)
 	free(order);
 	free(root);
 	return 0;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+const struct proc_group_seen *proc_group_log_find(const struct proc_group_log *log, int pid)
+{
+	for (size_t i = 0; i < log->n; i++)
+		if (log->g[i].pid == pid)
+			return &log->g[i];
+	return NULL;
+}
+
+int proc_group_log_add(struct proc_group_log *log, int pid, const char *comm,
+		       const uint32_t *pids, size_t n)
+{
+	struct proc_group_seen *g = (struct proc_group_seen *)proc_group_log_find(log, pid);
+	size_t k;
+
+	if (!g) {
+		if (VEC_RESERVE(log->g, log->cap, log->n + 1))
+			return -ENOMEM;
+		g = &log->g[log->n++];
+		memset(g, 0, sizeof(*g));
+		g->pid = pid;
+		snprintf(g->comm, sizeof(g->comm), "%s", comm ? comm : "");
+	}
+	for (size_t i = 0; i < n && g->n_pids < PROC_GROUP_SEEN_MAX; i++) {
+		if (bsearch(&pids[i], g->pids, g->n_pids, sizeof(*g->pids), u32_cmp))
+			continue;
+		if (VEC_RESERVE(g->pids, g->cap, g->n_pids + 1))
+			return -ENOMEM;
+		for (k = g->n_pids; k > 0 && g->pids[k - 1] > pids[i]; k--)
+			g->pids[k] = g->pids[k - 1];
+		g->pids[k] = pids[i];
+		g->n_pids++;
+	}
+	return 0;
+}
+
+void proc_group_log_free(struct proc_group_log *log)
+{
+	for (size_t i = 0; i < log->n; i++)
+		free(log->g[i].pids);
+	free(log->g);
+	memset(log, 0, sizeof(*log));
 }

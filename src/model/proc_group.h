@@ -51,4 +51,30 @@ int proc_group_by_parse(const char *s, enum proc_group_by *out);
  * unique). Returns 0, -EINVAL (NULL p with n > 0, a bad by) or -ENOMEM. */
 int proc_group_form(struct proc_group_proc *p, size_t n, enum proc_group_by by);
 
+/* The groups a run reported and every process seen in each: what the
+ * capture's `groups` says of how its processes rows were formed. */
+struct proc_group_seen {
+	int pid;                 /* the leader's: the processes row's pid */
+	char comm[16];
+	uint32_t *pids;          /* ascending, once each; at most PROC_GROUP_SEEN_MAX */
+	size_t n_pids, cap;
+};
+
+struct proc_group_log {
+	enum proc_group_by by;
+	struct proc_group_seen *g;   /* in order of first report */
+	size_t n, cap;
+};
+
+/* Pids kept per group: a server forking per connection for hours sees
+ * more; the capture's count says how many were kept. */
+#define PROC_GROUP_SEEN_MAX 4096
+
+/* Adds the n member pids (any order) of the group led by pid. Returns 0
+ * or -ENOMEM. */
+int proc_group_log_add(struct proc_group_log *log, int pid, const char *comm,
+		       const uint32_t *pids, size_t n);
+const struct proc_group_seen *proc_group_log_find(const struct proc_group_log *log, int pid);
+void proc_group_log_free(struct proc_group_log *log);
+
 #endif

@@ -367,6 +367,8 @@ int sched_summary_add(struct sched_summary *s, const struct sched_interval *iv)
 		class_add(&p->total, &src->total);
 		if (src->total.threads > p->total.threads)
 			p->total.threads = src->total.threads;
+		if (src->n_procs > p->n_procs)
+			p->n_procs = src->n_procs;
 		if (src->total.allowed_cpus) {
 			p->total.allowed_cpus = src->total.allowed_cpus;
 			snprintf(p->cpus_allowed, sizeof(p->cpus_allowed), "%s", src->cpus_allowed);

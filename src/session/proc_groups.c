@@ -198,3 +198,25 @@ void proc_groups_free(struct proc_groups *g)
 	free(g->selected);
 	memset(g, 0, sizeof(*g));
 }
+
+int proc_groups_record(const struct proc_groups *g, const struct sched_interval *si,
+		       struct proc_group_log *log)
+{
+	uint32_t *pids = malloc(sizeof(*pids) * (g->n ? g->n : 1));
+	int err = pids ? 0 : -ENOMEM;
+
+	log->by = g->by;
+	for (int i = 0; !err && i < si->n_procs; i++) {
+		const struct sched_proc_stats *p = &si->procs[i];
+		size_t n = 0;
+
+		for (size_t k = 0; k < g->n; k++)
+			if (g->procs[k].group == (uint32_t)p->pid)
+				pids[n++] = g->procs[k].pid;
+		if (!n)
+			pids[n++] = (uint32_t)p->pid;   /* not read: alone */
+		err = proc_group_log_add(log, p->pid, p->comm, pids, n);
+	}
+	free(pids);
+	return err;
+}

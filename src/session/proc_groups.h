@@ -11,6 +11,7 @@
 #include "cli/options.h"
 #include "model/class_map.h"
 #include "model/proc_group.h"
+#include "model/sched_model.h"
 #include "model/world_snapshot.h"
 #include "sysinfo/proc_identity.h"
 
@@ -45,6 +46,10 @@ struct proc_groups {
  * Returns 0 or -ENOMEM. */
 int proc_groups_update(struct proc_groups *g, const struct world_snapshot *cur);
 void proc_groups_free(struct proc_groups *g);
+/* Adds the groups si reports, with their processes of this update, to
+ * log. Returns 0 or -ENOMEM. */
+int proc_groups_record(const struct proc_groups *g, const struct sched_interval *si,
+		       struct proc_group_log *log);
 
 /* Whether the cgroup v2 path cg is sel or below it. Pure. */
 bool proc_groups_cgroup_in(const char *cg, const char *sel);

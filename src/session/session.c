@@ -43,6 +43,7 @@ void session_result_free(struct session_result *res)
 	net_interval_free(&res->net);
 	loss_interval_free(&res->loss);
 	findings_free(&res->findings);
+	proc_group_log_free(&res->groups);
 }
 
 static int state_init(struct session_state *st, const struct dbt_config *cfg,
@@ -151,6 +152,8 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 			 res->intervals, &res->findings);
 	if (!err && t.have_sched)
 		err = sched_summary_add(&res->sched, &t.sched);
+	if (!err && t.have_sched)
+		err = proc_groups_record(&st->groups, &t.sched, &res->groups);
 	if (err) {
 		tick_free(&t);
 		return err;

@@ -12,6 +12,7 @@
 #include "model/clock_model.h"
 #include "session/interval.h"
 #include "model/net_model.h"
+#include "model/proc_group.h"
 #include "model/sched_model.h"
 
 enum session_action { SESSION_CONTINUE = 0, SESSION_STOP = 1 };
@@ -44,6 +45,7 @@ struct session_result {
 	int intervals;
 	uint64_t lost_events;
 	uint64_t thread_evictions;
+	struct proc_group_log groups;      /* the groups reported and their processes */
 };
 
 /* Runs until the duration elapses, a stop signal arrives or the sink says

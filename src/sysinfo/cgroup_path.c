@@ -9,16 +9,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The cgroup v2 mount: /sys/fs/cgroup, or its unified/ on a host that
+ * mounts v1 controllers there (systemd's hybrid layout). */
+static const char *v2_mount(const char *root)
+{
+	FILE *f;
+
+	if (!procfile_fopen(root, "sys/fs/cgroup/cgroup.controllers", &f)) {
+		fclose(f);
+		return "sys/fs/cgroup";
+	}
+	return "sys/fs/cgroup/unified";
+}
+
 /* Deepest level searched for a unit name: systemd nests user sessions
  * and containers a few levels down. */
 #define SEARCH_DEPTH 8
 
-static int is_dir(const char *root, const char *rel)
+static int is_dir(const char *root, const char *mount, const char *rel)
 {
 	char path[4096];
 	DIR *d;
 
-	if (snprintf(path, sizeof(path), "%s%s", DBT_CGROUP_MOUNT, rel) >= (int)sizeof(path))
+	if (snprintf(path, sizeof(path), "%s%s", mount, rel) >= (int)sizeof(path))
 		return 0;
 	if (procfile_opendir(root, path, &d))
 		return 0;
@@ -27,7 +40,7 @@ static int is_dir(const char *root, const char *rel)
 }
 
 /* Breadth first below "/" for a directory named name; its path in out. */
-static int search(const char *root, const char *name, char *out, size_t outlen)
+static int search(const char *root, const char *mount, const char *name, char *out, size_t outlen)
 {
 	char **level = NULL, **next = NULL;
 	size_t n = 0, cap = 0, nn = 0, ncap = 0;
@@ -42,7 +55,7 @@ static int search(const char *root, const char *name, char *out, size_t outlen)
 			struct dirent *de;
 			DIR *d;
 
-			snprintf(path, sizeof(path), "%s%s", DBT_CGROUP_MOUNT, level[i]);
+			snprintf(path, sizeof(path), "%s%s", mount, level[i]);
 			if (procfile_opendir(root, path, &d))
 				continue;
 			while ((de = readdir(d)) && err == -ENOENT) {
@@ -83,23 +96,30 @@ static int search(const char *root, const char *name, char *out, size_t outlen)
 
 int dbt_cgroup_resolve(const char *root, const char *arg, char *out, size_t outlen)
 {
-	const char *mount = "/" DBT_CGROUP_MOUNT;
+	const char *mount = v2_mount(root);
 	char rel[4096];
 	size_t n;
 
-	if (!strncmp(arg, mount, strlen(mount)) &&
-	    (arg[strlen(mount)] == '/' || !arg[strlen(mount)]))
-		arg += strlen(mount);
+	for (int i = 0; i < 2; i++) {
+		/* "/sys/fs/cgroup/unified/A" then "/sys/fs/cgroup/A" */
+		const char *m = i ? "/sys/fs/cgroup" : "/sys/fs/cgroup/unified";
+		size_t ml = strlen(m);
+
+		if (!strncmp(arg, m, ml) && (arg[ml] == '/' || !arg[ml])) {
+			arg += ml;
+			break;
+		}
+	}
 	if (snprintf(rel, sizeof(rel), "%s%s", arg[0] == '/' ? "" : "/", arg) >= (int)sizeof(rel))
 		return -ENAMETOOLONG;
 	for (n = strlen(rel); n > 1 && rel[n - 1] == '/';)
 		rel[--n] = '\0';
-	if (!strstr(rel, "/..") && is_dir(root, rel)) {
+	if (!strstr(rel, "/..") && is_dir(root, mount, rel)) {
 		if (snprintf(out, outlen, "%s", rel) >= (int)outlen)
 			return -ENAMETOOLONG;
 		return 0;
 	}
 	if (strchr(arg, '/') || !arg[0] || !strcmp(arg, ".") || !strcmp(arg, ".."))
 		return -ENOENT;
-	return search(root, arg, out, outlen);
+	return search(root, mount, arg, out, outlen);
 }

@@ -5,11 +5,9 @@
 
 #include <stddef.h>
 
-/* The cgroup v2 mount, below root. */
-#define DBT_CGROUP_MOUNT "sys/fs/cgroup"
-
-/* Resolves arg below ROOT/sys/fs/cgroup: "/sys/fs/cgroup/A/B", "/A/B" and
- * "A/B" name the directory A/B there; a name without '/' that is not a
+/* Resolves arg below the cgroup v2 mount, ROOT/sys/fs/cgroup (or its
+ * unified/ on a hybrid systemd host): "/sys/fs/cgroup/A/B" (with
+ * unified/ there or not), "/A/B" and "A/B" name the directory A/B there; a name without '/' that is not a
  * directory of the top (a systemd unit, "postgresql@15-main.service", a
  * container's scope) is searched for, breadth first, the shallowest
  * directory of that name winning. Writes "/A/B" ("/" for the top) into

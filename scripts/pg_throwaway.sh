@@ -1,0 +1,72 @@
+#!/bin/bash
+# A throwaway PostgreSQL cluster for the tests and `make demo`, never the
+# system's: initdb as the postgres user in a mktemp -d directory, the
+# server on a private port of 127.0.0.1 with its socket in that directory,
+# pgbench's tables initialised.
+#
+#   pg_throwaway.sh start        prints DIR PORT PID (the postmaster's)
+#   pg_throwaway.sh stop DIR     stops that server and removes DIR
+#
+# Runs as root (runuser). Only the server started in DIR is stopped
+# (pg_ctl -D DIR/data), so a system cluster is never touched.
+set -euo pipefail
+
+BIN=/usr/lib/postgresql/15/bin
+
+free_port() {
+	local p
+	for p in $(shuf -i 20000-60000 -n 50); do
+		if ! ss -Htln "sport = :$p" | grep -q .; then
+			echo "$p"
+			return 0
+		fi
+	done
+	echo "pg_throwaway: no free port" >&2
+	return 1
+}
+
+start() {
+	local dir port pid
+	[ -x "$BIN/initdb" ] || { echo "pg_throwaway: PostgreSQL 15 not installed ($BIN/initdb): scripts/setup.sh --test" >&2; return 1; }
+	command -v pgbench >/dev/null || { echo "pg_throwaway: pgbench not installed" >&2; return 1; }
+	dir="$(mktemp -d /tmp/dbtrace-pg.XXXXXX)"
+	chmod 755 "$dir"
+	chown postgres: "$dir"
+	if ! runuser -u postgres -- "$BIN/initdb" -D "$dir/data" -A trust -U postgres --no-sync \
+		>"$dir/initdb.log" 2>&1; then
+		cat "$dir/initdb.log" >&2
+		rm -rf "$dir"
+		return 1
+	fi
+	port="$(free_port)"
+	# fsync off: a throwaway cluster, and the disk is not what is measured
+	if ! runuser -u postgres -- "$BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+		-o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" \
+		start >/dev/null 2>&1; then
+		cat "$dir/server.log" >&2
+		rm -rf "$dir"
+		return 1
+	fi
+	pid="$(head -1 "$dir/data/postmaster.pid")"
+	if ! runuser -u postgres -- pgbench -i -q -s 1 -h "$dir" -p "$port" postgres \
+		>"$dir/init.log" 2>&1; then
+		cat "$dir/init.log" >&2
+		stop "$dir"
+		return 1
+	fi
+	echo "$dir $port $pid"
+}
+
+stop() {
+	local dir="$1"
+	case "$dir" in /tmp/dbtrace-pg.*) ;; *) echo "pg_throwaway: not a throwaway dir: $dir" >&2; return 1 ;; esac
+	[ -d "$dir/data" ] && runuser -u postgres -- "$BIN/pg_ctl" -D "$dir/data" -m immediate -w stop \
+		>/dev/null 2>&1 || true
+	rm -rf "$dir"
+}
+
+case "${1:-}" in
+start) start ;;
+stop) stop "${2:?usage: pg_throwaway.sh stop DIR}" ;;
+*) echo "usage: pg_throwaway.sh start | stop DIR" >&2; exit 2 ;;
+esac
