@@ -65,10 +65,11 @@ int proc_title_class(const char *cmdline, size_t len, char *out, size_t outlen)
 		 !memchr(cmdline, '/', (size_t)(colon - cmdline));
 	name_len = titled ? (size_t)(colon - cmdline) : word_end(cmdline, 0, n);
 	i = titled ? name_len + 1 : name_len;
-	for (bool first = !titled; (i = skip_blanks(cmdline, i, n)) < n; first = false) {
+	/* the words after NAME */
+	while ((i = skip_blanks(cmdline, i, n)) < n) {
 		size_t e = word_end(cmdline, i, n);
 
-		if (!first && is_endpoint(cmdline + i, e - i)) {
+		if (is_endpoint(cmdline + i, e - i)) {
 			client = true;
 			break;
 		}
