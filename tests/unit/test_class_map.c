@@ -185,6 +185,57 @@ static void large_pool(void **state)
 	class_map_input_free(&in);
 }
 
+/* Groups spanning processes: a PostgreSQL server's postmaster, backends
+ * and walwriter form one group whose classes come from their titles; a
+ * titled process's thread that named itself keeps its own name; a
+ * process procs does not hold stays alone. */
+static void processes_grouped_by_title(void **state)
+{
+	const struct class_map_thread t[] = {
+		{ 903, 903, "postgres", "postgres", 0 },
+		{ 900, 900, "postgres", "postgres", 0 },
+		{ 902, 902, "postgres", "postgres", 0 },
+		{ 901, 901, "postgres", "postgres", 0 },
+		{ 902, 905, "bgio", "postgres", 0 },
+		{ 700, 700, "pgbench", "pgbench", 0 },
+		{ 700, 701, "pgbench", "pgbench", 0 },
+	};
+	const struct class_map_proc procs[] = {
+		{ 900, 900, NULL },
+		{ 901, 900, "postgres: backend" },
+		{ 902, 900, "postgres: backend" },
+		{ 903, 900, "postgres: walwriter" },
+	};
+	struct class_map_input in = { 0 };
+	struct class_map map;
+	const struct class_map_group *g;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		assert_int_equal(class_map_input_add(&in, t[i].pid, t[i].tid, t[i].comm, t[i].pcomm), 0);
+	assert_int_equal(class_map_build_grouped(&map, &in, NULL, procs, 4), 0);
+	class_map_input_free(&in);
+	assert_int_equal(map.n_groups, 2);
+	g = &map.groups[1];
+	assert_int_equal(g->pid, 900);
+	assert_string_equal(g->comm, "postgres");
+	assert_int_equal(g->n_pids, 4);
+	assert_int_equal(g->n_classes, 4);
+	assert_string_equal(class_of(&map, 901, 901), "postgres: backend");
+	assert_string_equal(class_of(&map, 902, 902), "postgres: backend");
+	assert_string_equal(class_of(&map, 903, 903), "postgres: walwriter");
+	assert_string_equal(class_of(&map, 900, 900), "postgres");
+	assert_string_equal(class_of(&map, 902, 905), "bgio");
+	/* members keep their pid: one class, two processes */
+	assert_int_equal(class_map_find(&map, 901, 901)->cls, class_map_find(&map, 902, 902)->cls);
+	assert_int_equal(class_map_find(&map, 902, 902)->group, 1);
+	assert_true(class_map_group_has(&map, 1, 903));
+	assert_false(class_map_group_has(&map, 1, 700));
+	assert_true(class_map_group_has(&map, 0, 700));
+	assert_int_equal(map.groups[0].n_pids, 1);
+	class_map_free(&map);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +245,7 @@ int main(void)
 		cmocka_unit_test(group_comm_without_leader),
 		cmocka_unit_test(overrides_empty_and_errors),
 		cmocka_unit_test(large_pool),
+		cmocka_unit_test(processes_grouped_by_title),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
