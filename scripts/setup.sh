@@ -26,7 +26,12 @@ for arg in "$@"; do
 	# serve.bats: promtool and a real Prometheus server (22.5 MB download,
 	# 332 MB installed with its web UI's JavaScript); report.bats: headless
 	# Chromium (124 MB download, 412 MB installed).
-	--test) PACKAGES+=(prometheus chromium) ;;
+	--test) PACKAGES+=(prometheus chromium)
+		# postgres.bats and make demo: PostgreSQL 15 with pgbench (Debian 12
+		# ships pgbench in postgresql-15, not in postgresql-contrib). The
+		# package creates and starts a system cluster; the tests never
+		# touch it (scripts/pg_throwaway.sh runs its own).
+		PACKAGES+=(postgresql) ;;
 	# bench/run.sh's anchors besides libbpf-tools: bpftrace (a runqlat-like
 	# script) and perf (`perf record -a`)
 	--bench) PACKAGES+=(bpftrace linux-perf) ;;

@@ -1,0 +1,140 @@
+#!/usr/bin/env bats
+# A real database: a throwaway PostgreSQL 15 cluster (scripts/pg_throwaway.sh:
+# initdb in a mktemp -d directory, a private port, never the system's
+# cluster) under pgbench, checked against pgbench's own report and the
+# backends' /proc/PID/stat.
+
+load helpers/common
+
+PGT="$REPO/scripts/pg_throwaway.sh"
+
+setup_file() {
+	[ -x /usr/lib/postgresql/15/bin/initdb ] && command -v pgbench >/dev/null || return 0
+	read -r PG_DIR PG_PORT PG_PID < <("$PGT" start)
+	export PG_DIR PG_PORT PG_PID
+}
+
+teardown_file() {
+	[ -n "${PG_DIR:-}" ] && "$PGT" stop "$PG_DIR"
+	return 0
+}
+
+setup() {
+	[ -n "${PG_DIR:-}" ] || skip "PostgreSQL 15 and pgbench not installed (scripts/setup.sh --test)"
+	make_scratch
+}
+
+teardown() {
+	[ -n "${PGB:-}" ] && kill "$PGB" 2>/dev/null
+	teardown_scratch
+}
+
+# pgbench as the postgres user over TCP to the throwaway server; its
+# report in $SCRATCH/pgbench.out.
+pgbench_run() {
+	runuser -u postgres -- pgbench -h 127.0.0.1 -p "$PG_PORT" --protocol=simple -n "$@" postgres \
+		>"$SCRATCH/pgbench.out" 2>&1
+}
+
+pgb() {   # the number after TEXT in pgbench's report
+	awk -v t="$1" 'index($0, t) == 1 { sub(t, ""); print $1 + 0; exit }' "$SCRATCH/pgbench.out"
+}
+
+port_field() {   # FIELD of the server row of the cluster's port
+	jq -r --argjson p "$PG_PORT" ".net.ports[] | select(.port == \$p and .role == \"server\") | .$1" \
+		"$SCRATCH/run.json"
+}
+
+backend() {   # FIELD of the summary's postgres: backend class
+	jq -r --argjson p "$PG_PID" \
+		".processes[] | select(.pid == \$p) | .classes[] | select(.name == \"postgres: backend\") | .$1" \
+		"$SCRATCH/run.json"
+}
+
+# The pids of the server's client backends.
+backend_pids() {
+	local p
+	for p in $(pgrep -P "$PG_PID"); do
+		tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q '127\.0\.0\.1(' && echo "$p"
+	done
+	return 0
+}
+
+stat_ticks() {   # utime + stime of the pids given, summed (clock ticks)
+	local p
+	for p in "$@"; do awk '{ print $14 + $15 }' "/proc/$p/stat"; done | awk '{ t += $1 } END { print t + 0 }'
+}
+
+# pgbench's whole run sits inside the capture, so every statement it sent
+# is one the server answered in the window.
+requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
+	local tx sent got p50 lat
+	CAPTURE_OPTS=(--families net,sched --port "$PG_PORT")
+	capture_around "$SCRATCH/run.json" 8 pgbench_run "$@"
+	tx="$(pgb 'number of transactions actually processed:')"
+	lat="$(pgb 'latency average =')"
+	sent=$((tx * STMTS))
+	got="$(port_field requests)"
+	p50="$(port_field response_p50_us)"
+	echo "pgbench $*: $tx transactions, $sent statements, latency average $lat ms;" \
+		"dbtrace: $got requests, server response p50 $p50 us"
+	[ "$tx" -gt 1000 ]
+	within_pct "$got" "$sent" 5
+	awk -v a="$p50" -v b="$lat" 'BEGIN { exit !(a > 0 && a < b * 1000) }'
+	"$VALIDATE" "$SCRATCH/run.json"
+}
+
+# bats test_tags=vm
+@test "postgres select-only: the server's request count is pgbench's statements, p50 below its latency" {
+	STMTS=1 requests_vs_pgbench -S -c 8 -j 2 -T 4
+}
+
+# TPC-B-like: BEGIN, three UPDATEs, a SELECT, an INSERT and END, each one
+# simple-protocol Query message.
+# bats test_tags=vm
+@test "postgres TPC-B-like: seven statements a transaction, counted as requests" {
+	STMTS=7 requests_vs_pgbench -c 8 -j 2 -T 4
+}
+
+# The backends live through the whole capture: its on-CPU time for their
+# class is their utime + stime growth over the same window.
+# bats test_tags=vm
+@test "postgres: the backends are one class of the postmaster's group, on-CPU = their /proc/PID/stat" {
+	local pids hz t0 t1 cpu_s proc_s threads
+	runuser -u postgres -- pgbench -h 127.0.0.1 -p "$PG_PORT" --protocol=simple -n -S -c 8 -j 2 -T 30 \
+		postgres >"$SCRATCH/pgbench.out" 2>&1 &
+	PGB=$!
+	for _ in $(seq 100); do
+		pids=($(backend_pids))
+		[ "${#pids[@]}" -ge 8 ] && break
+		sleep 0.1
+	done
+	[ "${#pids[@]}" -eq 8 ]
+	hz="$(getconf CLK_TCK)"
+	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 6 -i 1 --families sched -o "$SCRATCH/run.json"
+	wait_for_text "$SCRATCH/err" "capturing to" 10
+	t0="$(stat_ticks "${pids[@]}")"
+	wait "$BG_PID"
+	t1="$(stat_ticks "${pids[@]}")"
+	BG_PID=
+	kill "$PGB"
+	wait "$PGB" || true
+	PGB=
+	threads="$(backend threads)"
+	# the intervals' on-CPU seconds: their class's share of a core times dt
+	cpu_s="$(jq -r --argjson p "$PG_PID" '[.intervals[] | .dt as $dt | .processes[] |
+		select(.pid == $p) | .classes[] | select(.name == "postgres: backend") |
+		.oncpu_pct / 100 * $dt] | add' "$SCRATCH/run.json")"
+	proc_s="$(awk -v a="$t0" -v b="$t1" -v hz="$hz" 'BEGIN { print (b - a) / hz }')"
+	echo "backends: ${pids[*]}; class threads $threads; on-CPU dbtrace $cpu_s s, /proc $proc_s s"
+	[ "$threads" -eq 8 ]
+	awk -v p="$proc_s" 'BEGIN { exit !(p > 0.5) }'
+	within_pct "$cpu_s" "$proc_s" 5
+	# the group: formed by parent, the postmaster and every backend in it
+	jq -e --argjson p "$PG_PID" '.groups[] | select(.pid == $p) | .formed_by == "parent"' "$SCRATCH/run.json"
+	for p in "${pids[@]}"; do
+		jq -e --argjson p "$PG_PID" --argjson b "$p" \
+			'.groups[] | select(.pid == $p) | .pids | index($b) != null' "$SCRATCH/run.json" >/dev/null
+	done
+	"$VALIDATE" "$SCRATCH/run.json"
+}
