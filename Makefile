@@ -51,7 +51,7 @@ LIB_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
 TOOL_BINS  := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
-.PHONY: all deps test-deps run test unit bats tools bench install clean layers
+.PHONY: all deps test-deps run test unit bats tools bench install clean layers demo
 .DELETE_ON_ERROR:
 # Keep the BPF objects: bpftool reads them and tests inspect them.
 .SECONDARY: $(BPF_OBJS)
@@ -93,6 +93,11 @@ bats: all tools
 	$(Q)tests/run.sh bats
 
 # the anchors too (bpftrace, perf); the report also goes into docs/benchmarks.md
+# A throwaway PostgreSQL under pgbench with an oversized client pool, and
+# dbtrace top on it (scripts/demo.sh; DBTRACE_ARGS="--batch -d 10").
+demo: all
+	$(SUDO) scripts/demo.sh $(DBTRACE_ARGS)
+
 bench:
 	$(Q)scripts/setup.sh --bench
 	$(Q)$(MAKE) --no-print-directory all tools

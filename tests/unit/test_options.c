@@ -169,6 +169,29 @@ static void test_help(void **state)
 }
 
 /* The clock family's sample rate and the gettimeofday_hotspot thresholds. */
+static void test_group_options(void **state)
+{
+	struct dbt_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&cfg, err, 1, "top"), 0);
+	assert_int_equal(cfg.group_by, PROC_GROUP_PARENT);
+	assert_int_equal(cfg.n_cgroups, 0);
+	assert_int_equal(parse(&cfg, err, 6, "capture", "--group-by", "cgroup", "--cgroup",
+			       "postgresql@15-main.service", "--cgroup=/system.slice"), 0);
+	assert_int_equal(cfg.group_by, PROC_GROUP_CGROUP);
+	assert_int_equal(cfg.n_cgroups, 2);
+	assert_string_equal(cfg.cgroups[0], "postgresql@15-main.service");
+	assert_string_equal(cfg.cgroups[1], "/system.slice");
+	assert_int_equal(parse(&cfg, err, 2, "top", "--group-by=pid"), 0);
+	assert_int_equal(cfg.group_by, PROC_GROUP_PID);
+	assert_int_equal(parse(&cfg, err, 2, "top", "--group-by=process"), -EINVAL);
+	assert_string_equal(err, "bad --group-by 'process': parent, pid or cgroup");
+	assert_int_equal(parse(&cfg, err, 2, "top", "--cgroup="), -EINVAL);
+	assert_non_null(strstr(err, "bad --cgroup"));
+}
+
 static void test_clock_options(void **state)
 {
 	struct dbt_config cfg;
@@ -383,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_families),
 		cmocka_unit_test(test_clock_options),
+		cmocka_unit_test(test_group_options),
 		cmocka_unit_test(test_net_view_and_ports),
 		cmocka_unit_test(test_check_options),
 		cmocka_unit_test(test_listen),
