@@ -7,6 +7,7 @@
 #include "core/log.h"
 #include "findings/static_checks.h"
 #include "render/check_report.h"
+#include "session/proc_groups.h"
 #include "sysinfo/netdev.h"
 #include "sysinfo/procfile.h"
 #include "sysinfo/proc_scan.h"
@@ -77,8 +78,10 @@ static int read_qdiscs(const char *root, bool live, struct qdisc_table *t)
 	return 0;
 }
 
+/* The busiest groups of processes (-p: the groups of those), keyed by
+ * their leaders. */
 static int pick_targets(const struct dbt_config *cfg, const char *root, bool live,
-			int *pids)
+			const struct proc_groups *g, int *pids)
 {
 	struct dbt_proc_cpu *a = NULL, *b = NULL;
 	size_t na = 0, nb = 0, n = 0;
@@ -86,12 +89,21 @@ static int pick_targets(const struct dbt_config *cfg, const char *root, bool liv
 	uint64_t min_ticks = 1;
 
 	if (cfg->n_pids) {
-		for (int i = 0; i < cfg->n_pids && i < DBT_MAX_PIDS; i++)
-			pids[i] = (int)cfg->pids[i];
-		return cfg->n_pids;
+		int k = 0;
+
+		for (int i = 0; i < cfg->n_pids && i < DBT_MAX_PIDS; i++) {
+			int key = proc_groups_key(g, (int)cfg->pids[i]), dup = 0;
+
+			for (int j = 0; j < k; j++)
+				dup |= pids[j] == key;
+			if (!dup)
+				pids[k++] = key;
+		}
+		return k;
 	}
 	if (dbt_proc_cpu_list(root, &a, &na))
 		return 0;
+	proc_groups_fold_cpu(g, a, &na);
 	if (live) {
 		struct timespec ts = { 0, SAMPLE_NS };
 
@@ -100,6 +112,7 @@ static int pick_targets(const struct dbt_config *cfg, const char *root, bool liv
 			free(a);
 			return 0;
 		}
+		proc_groups_fold_cpu(g, b, &nb);
 		/* a tenth of a core over the sample */
 		min_ticks = (uint64_t)fmax(1.0, (double)(hz > 0 ? hz : 100) * SAMPLE_NS / 1e9 / 10);
 		/* dbtrace itself is not a target */
@@ -125,6 +138,7 @@ int cmd_check(const struct dbt_config *cfg)
 	struct finding_list found = { 0 };
 	struct misbind_target targets[DBT_MAX_PIDS];
 	struct check_report rep = { 0 };
+	struct proc_groups groups = { 0 };
 	int pids[DBT_MAX_PIDS], n_pids, err, worst;
 	long *mbps = NULL;
 	double t0 = now_ms();
@@ -157,12 +171,16 @@ int cmd_check(const struct dbt_config *cfg)
 	in.have_cpufreq = !dbt_cpufreq_read(cfg->root, &in.cpufreq);
 	in.have_thp = !dbt_thp_read(cfg->root, &in.thp);
 
-	n_pids = pick_targets(cfg, cfg->root, live, pids);
+	groups.by = cfg->group_by;
+	err = cfg->group_by != PROC_GROUP_PID ? proc_groups_scan(&groups, cfg->root) : 0;
+	if (err)
+		log_debug("processes not grouped: %s", log_errno_text(err, eb, sizeof(eb)));
+	n_pids = pick_targets(cfg, cfg->root, live, &groups, pids);
 	for (int i = 0; i < n_pids; i++) {
 		struct dbt_task_cpus tc;
 		struct misbind_target *t = &targets[in.n_targets];
 
-		if (dbt_proc_task_cpus(cfg->root, pids[i], &tc))
+		if (proc_groups_task_cpus(&groups, cfg->root, pids[i], &tc))
 			continue;	/* exited meanwhile */
 		memset(t, 0, sizeof(*t));
 		t->pid = pids[i];
@@ -189,6 +207,7 @@ int cmd_check(const struct dbt_config *cfg)
 		fflush(stdout);
 	}
 	findings_free(&found);
+	proc_groups_free(&groups);
 	qdisc_table_free(&qd);
 	dbt_nic_layout_free(&nics);
 	free(mbps);

@@ -52,7 +52,7 @@ static struct misbind_target *target(struct misbinding *m, int pid, int index)
 			c = &m->cache[i];
 	if (c && index - c->read_at < REFRESH_INTERVALS)
 		return &c->t;
-	if (dbt_proc_task_cpus(NULL, pid, &tc))
+	if (proc_groups_task_cpus(m->groups, NULL, pid, &tc))
 		return NULL;
 	if (!c) {
 		int at = 0;

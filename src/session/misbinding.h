@@ -13,6 +13,7 @@
 #include "model/cpu_model.h"
 #include "model/net_model.h"
 #include "model/sched_model.h"
+#include "session/proc_groups.h"
 #include "sysinfo/nic_layout.h"
 
 /* Targets judged per interval without -p: the busiest few. */
@@ -35,6 +36,9 @@ struct misbinding {
 	struct misbind_cached cache[MISBIND_CACHE];
 	int n_cache;
 	struct nic_traffic_table traffic;   /* what each NIC carried, this run */
+	/* the session's process groups: a target's CPUs are its group's
+	 * (PostgreSQL's backends with the postmaster); NULL: the process's */
+	const struct proc_groups *groups;
 };
 
 /* Reads the live host's NIC layout and irqbalance state. A host whose

@@ -1,6 +1,7 @@
 #include "session/proc_groups.h"
 #include "core/vec.h"
 #include "model/proc_title.h"
+#include "sysinfo/proc_scan.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -56,13 +57,13 @@ static int snapshot_pids(struct proc_groups *g, const struct world_snapshot *cur
 	return 0;
 }
 
-static void read_entry(struct proc_groups_entry *e, int pid, unsigned long tick)
+static void read_entry(const char *root, struct proc_groups_entry *e, int pid, unsigned long tick)
 {
 	char title[TCLASS_NAME_MAX];
 
 	e->reads++;
 	e->read_tick = tick;
-	e->known = !dbt_proc_identity_read(NULL, pid, &e->id);
+	e->known = !dbt_proc_identity_read(root, pid, &e->id);
 	e->id.pid = pid;
 	if (!e->known)
 		return;   /* gone: keeps what an earlier read saw, if any */
@@ -73,7 +74,7 @@ static void read_entry(struct proc_groups_entry *e, int pid, unsigned long tick)
 }
 
 /* Fresh entries for pids[0..n): kept ones moved over, new ones read. */
-static int refresh(struct proc_groups *g, const int *pids, size_t n)
+static int refresh(struct proc_groups *g, const char *root, const int *pids, size_t n)
 {
 	struct proc_groups_entry *e = calloc(n ? n : 1, sizeof(*e));
 
@@ -89,7 +90,7 @@ static int refresh(struct proc_groups *g, const int *pids, size_t n)
 		if (!old || (old->reads < REREADS && old->read_tick != g->tick)) {
 			struct proc_groups_entry prev = e[i];
 
-			read_entry(&e[i], pids[i], g->tick);
+			read_entry(root, &e[i], pids[i], g->tick);
 			if (!e[i].known && prev.known) {
 				e[i] = prev;   /* exited since: what it was */
 				e[i].reads = REREADS;
@@ -104,7 +105,7 @@ static int refresh(struct proc_groups *g, const int *pids, size_t n)
 
 /* The parents of pids[0..*n) that are not among them, read too (pids has
  * room for 2 * *n). */
-static int add_parents(struct proc_groups *g, int *pids, size_t *n)
+static int add_parents(struct proc_groups *g, const char *root, int *pids, size_t *n)
 {
 	size_t m = *n;
 
@@ -122,7 +123,7 @@ static int add_parents(struct proc_groups *g, int *pids, size_t *n)
 	for (size_t i = 0; i < m; i++)
 		if (!*n || pids[*n - 1] != pids[i])
 			pids[(*n)++] = pids[i];
-	return refresh(g, pids, *n);
+	return refresh(g, root, pids, *n);
 }
 
 /* -p's pids, then every process of a --cgroup. */
@@ -143,27 +144,13 @@ static int select_pids(struct proc_groups *g)
 	return 0;
 }
 
-int proc_groups_update(struct proc_groups *g, const struct world_snapshot *cur)
+/* The groups of the processes in g->e, and the selection. */
+static int form(struct proc_groups *g)
 {
-	struct proc_group_proc *p;
-	size_t n = 0;
-	int *pids, err;
+	size_t n = g->n;
+	struct proc_group_proc *p = calloc(n ? n : 1, sizeof(*p));
+	int err;
 
-	g->tick++;
-	err = snapshot_pids(g, cur, &n);
-	if (err)
-		return err;
-	pids = malloc(sizeof(*pids) * (n ? 2 * n : 1));
-	if (!pids)
-		return -ENOMEM;
-	memcpy(pids, g->selected, sizeof(*pids) * n);
-	err = refresh(g, pids, n);
-	if (!err)
-		err = add_parents(g, pids, &n);
-	free(pids);
-	if (err)
-		return err;
-	p = calloc(n ? n : 1, sizeof(*p));
 	if (!p || VEC_RESERVE(g->procs, g->procs_cap, n ? n : 1)) {
 		free(p);
 		return -ENOMEM;
@@ -189,6 +176,137 @@ int proc_groups_update(struct proc_groups *g, const struct world_snapshot *cur)
 	if (!err)
 		err = select_pids(g);
 	return err;
+}
+
+/* Reads pids[0..n) (sorted, unique; room for 2n) and their parents. */
+static int read_pids(struct proc_groups *g, const char *root, int *pids, size_t n)
+{
+	int err;
+
+	g->tick++;
+	err = refresh(g, root, pids, n);
+	if (!err)
+		err = add_parents(g, root, pids, &n);
+	return err ? err : form(g);
+}
+
+int proc_groups_update(struct proc_groups *g, const struct world_snapshot *cur)
+{
+	size_t n = 0;
+	int *pids, err;
+
+	err = snapshot_pids(g, cur, &n);
+	if (err)
+		return err;
+	pids = malloc(sizeof(*pids) * (n ? 2 * n : 1));
+	if (!pids)
+		return -ENOMEM;
+	memcpy(pids, g->selected, sizeof(*pids) * n);
+	err = read_pids(g, NULL, pids, n);
+	free(pids);
+	return err;
+}
+
+struct pid_list {
+	int *v;
+	size_t n, cap;
+};
+
+static int add_pid(void *ctx, int pid)
+{
+	struct pid_list *l = ctx;
+
+	if (VEC_RESERVE(l->v, l->cap, 2 * (l->n + 1)))
+		return -ENOMEM;
+	l->v[l->n++] = pid;
+	return 0;
+}
+
+int proc_groups_scan(struct proc_groups *g, const char *root)
+{
+	struct pid_list l = { 0 };
+	int err = dbt_proc_for_each_pid(root, add_pid, &l);
+
+	if (!err && VEC_RESERVE(l.v, l.cap, 2 * l.n + 1))
+		err = -ENOMEM;
+	if (!err) {
+		qsort(l.v, l.n, sizeof(*l.v), by_int);
+		err = read_pids(g, root, l.v, l.n);
+	}
+	free(l.v);
+	return err;
+}
+
+int proc_groups_key(const struct proc_groups *g, int pid)
+{
+	struct proc_groups_entry key = { .id.pid = pid };
+	const struct proc_groups_entry *e;
+
+	if (!g || !g->n)
+		return pid;
+	e = bsearch(&key, g->e, g->n, sizeof(key), entry_by_pid);
+	return e ? (int)g->procs[e - g->e].group : pid;
+}
+
+static int cpu_by_pid(const void *a, const void *b)
+{
+	return by_int(&((const struct dbt_proc_cpu *)a)->pid, &((const struct dbt_proc_cpu *)b)->pid);
+}
+
+void proc_groups_fold_cpu(const struct proc_groups *g, struct dbt_proc_cpu *procs, size_t *n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		int key = proc_groups_key(g, procs[i].pid);
+
+		if (key != procs[i].pid) {
+			procs[i].pid = key;
+			procs[i].comm[0] = '\0';   /* a member's: the leader's is not known here */
+		}
+	}
+	qsort(procs, *n, sizeof(*procs), cpu_by_pid);
+	for (size_t i = 0; i < *n; i++) {
+		if (k && procs[k - 1].pid == procs[i].pid) {
+			procs[k - 1].ticks += procs[i].ticks;
+			if (!procs[k - 1].comm[0])
+				memcpy(procs[k - 1].comm, procs[i].comm, sizeof(procs[i].comm));
+			continue;
+		}
+		procs[k++] = procs[i];
+	}
+	*n = k;
+}
+
+int proc_groups_task_cpus(const struct proc_groups *g, const char *root, int pid,
+			  struct dbt_task_cpus *out)
+{
+	int key = proc_groups_key(g, pid), err;
+	struct dbt_task_cpus tc;
+	bool any = false;
+
+	/* the leader first: its comm names the group, its set is the norm */
+	err = dbt_proc_task_cpus(root, key, out);
+	if (!err)
+		any = true;
+	else
+		memset(out, 0, sizeof(*out));
+	for (size_t i = 0; g && i < g->n; i++) {
+		if ((int)g->procs[i].group != key || (int)g->procs[i].pid == key)
+			continue;
+		if (dbt_proc_task_cpus(root, (int)g->procs[i].pid, &tc))
+			continue;   /* gone */
+		if (!any) {
+			*out = tc;
+			any = true;
+			continue;
+		}
+		/* a member bound elsewhere: all its threads differ */
+		out->n_differ += dbt_cpuset_equal(&tc.allowed, &out->allowed) ? tc.n_differ : tc.n_threads;
+		out->n_threads += tc.n_threads;
+		dbt_cpuset_or(&out->allowed, &out->allowed, &tc.allowed);
+	}
+	return any ? 0 : err;
 }
 
 void proc_groups_free(struct proc_groups *g)

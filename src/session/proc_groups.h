@@ -14,6 +14,7 @@
 #include "model/sched_model.h"
 #include "model/world_snapshot.h"
 #include "sysinfo/proc_identity.h"
+#include "sysinfo/proc_scan.h"
 
 /* One process as last read, kept while its pid is seen. */
 struct proc_groups_entry {
@@ -45,6 +46,22 @@ struct proc_groups {
  * seen before (re-read in their first ticks), and forms their groups.
  * Returns 0 or -ENOMEM. */
 int proc_groups_update(struct proc_groups *g, const struct world_snapshot *cur);
+/* Reads every process of ROOT/proc and forms their groups (check, which
+ * has no snapshot). Returns 0 or a negative errno. */
+int proc_groups_scan(struct proc_groups *g, const char *root);
+/* The key of pid's group (its leader's pid); pid itself when g (may be
+ * NULL) does not hold it. */
+int proc_groups_key(const struct proc_groups *g, int pid);
+/* Folds a process CPU list (sorted by pid) into one row per group, keyed
+ * by the leader's pid, ticks summed: the busiest groups, not the busiest
+ * of a hundred backends. */
+void proc_groups_fold_cpu(const struct proc_groups *g, struct dbt_proc_cpu *procs, size_t *n);
+/* Where pid's group may run: the union of its processes' threads' sets
+ * (dbt_proc_task_cpus), its leader's comm; a member's threads bound
+ * elsewhere than the leader count in n_differ. g may be NULL: pid alone.
+ * Returns 0 or -ENOENT when no process of the group could be read. */
+int proc_groups_task_cpus(const struct proc_groups *g, const char *root, int pid,
+			  struct dbt_task_cpus *out);
 void proc_groups_free(struct proc_groups *g);
 /* Adds the groups si reports, with their processes of this update, to
  * log. Returns 0 or -ENOMEM. */

@@ -73,6 +73,7 @@ static int state_init(struct session_state *st, const struct dbt_config *cfg,
 	net_snapshot_init(&st->net_first);
 	loss_snapshot_init(&st->loss_first);
 	judge_init(&st->judge, cfg, col->on[FAM_CLOCK]);
+	st->judge.mis.groups = &st->groups;
 	err = tclass_classifier_new(cfg->classes, (size_t)cfg->n_classes, &st->classifier);
 	if (err)
 		return err;
