@@ -24,14 +24,14 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 echo "demo: starting a throwaway PostgreSQL (initdb in /tmp, a private port)..." >&2
-read -r PG_DIR PG_PORT PG_PID < <("$PGT" start)
+read -r PG_DIR PG_PORT PG_PID PG_USER < <("$PGT" start)
 [ -n "$PG_PID" ] || exit 1
 ncpus="$(nproc)"
 clients=$((4 * ncpus))
 [ "$clients" -gt 180 ] && clients=180
 echo "demo: postmaster $PG_PID on port $PG_PORT; pgbench select-only with $clients clients" \
 	"on $ncpus CPUs (the bad setting: an oversized client pool)" >&2
-runuser -u postgres -- pgbench -h 127.0.0.1 -p "$PG_PORT" -n -S -c "$clients" -j "$ncpus" -T 3600 \
+runuser -u "$PG_USER" -- /usr/lib/postgresql/15/bin/pgbench -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -S -c "$clients" -j "$ncpus" -T 3600 \
 	postgres >/dev/null 2>&1 &
 PGB=$!
 sleep 1   # the clients connect

@@ -4,14 +4,20 @@
 # server on a private port of 127.0.0.1 with its socket in that directory,
 # pgbench's tables initialised.
 #
-#   pg_throwaway.sh start        prints DIR PORT PID (the postmaster's)
+#   pg_throwaway.sh start        prints DIR PORT PID USER (the postmaster's
+#                                pid, the OS user it runs as)
 #   pg_throwaway.sh stop DIR     stops that server and removes DIR
 #
 # Runs as root (runuser). Only the server started in DIR is stopped
-# (pg_ctl -D DIR/data), so a system cluster is never touched.
+# (pg_ctl -D DIR/data), so a system cluster is never touched. The server
+# runs as the postgres user, or nobody where there is none (the test VM's
+# guest); its superuser is "postgres" either way. Locale C: a guest has
+# no locales.
 set -euo pipefail
 
 BIN=/usr/lib/postgresql/15/bin
+PGUSER_OS=postgres
+id -u postgres >/dev/null 2>&1 || PGUSER_OS=nobody
 
 free_port() {
 	local p
@@ -27,12 +33,14 @@ free_port() {
 
 start() {
 	local dir port pid
-	[ -x "$BIN/initdb" ] || { echo "pg_throwaway: PostgreSQL 15 not installed ($BIN/initdb): scripts/setup.sh --test" >&2; return 1; }
-	command -v pgbench >/dev/null || { echo "pg_throwaway: pgbench not installed" >&2; return 1; }
+	[ "$(id -u)" = 0 ] || { echo "pg_throwaway: run as root" >&2; return 1; }
+	[ -x "$BIN/initdb" ] && [ -x "$BIN/pgbench" ] ||
+		{ echo "pg_throwaway: PostgreSQL 15 not installed ($BIN): scripts/setup.sh --test" >&2; return 1; }
 	dir="$(mktemp -d /tmp/dbtrace-pg.XXXXXX)"
 	chmod 755 "$dir"
-	chown postgres: "$dir"
-	if ! runuser -u postgres -- "$BIN/initdb" -D "$dir/data" -A trust -U postgres --no-sync \
+	chown "$PGUSER_OS:" "$dir"
+	if ! runuser -u "$PGUSER_OS" -- "$BIN/initdb" -D "$dir/data" -A trust -U postgres --no-sync \
+		--locale=C -E UTF8 \
 		>"$dir/initdb.log" 2>&1; then
 		cat "$dir/initdb.log" >&2
 		rm -rf "$dir"
@@ -40,7 +48,7 @@ start() {
 	fi
 	port="$(free_port)"
 	# fsync off: a throwaway cluster, and the disk is not what is measured
-	if ! runuser -u postgres -- "$BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+	if ! runuser -u "$PGUSER_OS" -- "$BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
 		-o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" \
 		start >/dev/null 2>&1; then
 		cat "$dir/server.log" >&2
@@ -48,19 +56,19 @@ start() {
 		return 1
 	fi
 	pid="$(head -1 "$dir/data/postmaster.pid")"
-	if ! runuser -u postgres -- pgbench -i -q -s 1 -h "$dir" -p "$port" postgres \
+	if ! runuser -u "$PGUSER_OS" -- "$BIN/pgbench" -i -q -s 1 -h "$dir" -p "$port" -U postgres postgres \
 		>"$dir/init.log" 2>&1; then
 		cat "$dir/init.log" >&2
 		stop "$dir"
 		return 1
 	fi
-	echo "$dir $port $pid"
+	echo "$dir $port $pid $PGUSER_OS"
 }
 
 stop() {
 	local dir="$1"
 	case "$dir" in /tmp/dbtrace-pg.*) ;; *) echo "pg_throwaway: not a throwaway dir: $dir" >&2; return 1 ;; esac
-	[ -d "$dir/data" ] && runuser -u postgres -- "$BIN/pg_ctl" -D "$dir/data" -m immediate -w stop \
+	[ -d "$dir/data" ] && runuser -u "$(stat -c %U "$dir/data")" -- "$BIN/pg_ctl" -D "$dir/data" -m immediate -w stop \
 		>/dev/null 2>&1 || true
 	rm -rf "$dir"
 }

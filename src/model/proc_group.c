@@ -123,8 +123,16 @@ static void form_by_parent(struct proc_group_proc *p, size_t n, size_t *order, s
 		}
 		root[i] = r;
 	}
+	/* a root with children of its program is a server of its own (two
+	 * PostgreSQL clusters under systemd stay two); the other roots of a
+	 * program under one parent are one group */
 	for (size_t i = 0; i < n; i++)
-		if (root[i] == i)
+		p[i].n_members = 0;
+	for (size_t i = 0; i < n; i++)
+		if (root[i] != i)
+			p[root[i]].n_members = 1;
+	for (size_t i = 0; i < n; i++)
+		if (root[i] == i && !p[i].n_members)
 			order[n_roots++] = i;
 	qsort_r(order, n_roots, sizeof(*order), by_parent_program, p);
 	for (size_t i = 0, lead = 0; i < n_roots; i++) {

@@ -7,11 +7,12 @@
 load helpers/common
 
 PGT="$REPO/scripts/pg_throwaway.sh"
+PGBENCH=/usr/lib/postgresql/15/bin/pgbench
 
 setup_file() {
-	[ -x /usr/lib/postgresql/15/bin/initdb ] && command -v pgbench >/dev/null || return 0
-	read -r PG_DIR PG_PORT PG_PID < <("$PGT" start)
-	export PG_DIR PG_PORT PG_PID
+	[ -x /usr/lib/postgresql/15/bin/initdb ] && [ -x "$PGBENCH" ] || return 0
+	read -r PG_DIR PG_PORT PG_PID PG_USER < <("$PGT" start)
+	export PG_DIR PG_PORT PG_PID PG_USER
 }
 
 teardown_file() {
@@ -32,7 +33,7 @@ teardown() {
 # pgbench as the postgres user over TCP to the throwaway server; its
 # report in $SCRATCH/pgbench.out.
 pgbench_run() {
-	runuser -u postgres -- pgbench -h 127.0.0.1 -p "$PG_PORT" --protocol=simple -n "$@" postgres \
+	runuser -u "$PG_USER" -- "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres --protocol=simple -n "$@" postgres \
 		>"$SCRATCH/pgbench.out" 2>&1
 }
 
@@ -101,7 +102,7 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 # bats test_tags=vm
 @test "postgres: the backends are one class of the postmaster's group, on-CPU = their /proc/PID/stat" {
 	local pids hz t0 t1 cpu_s proc_s threads
-	runuser -u postgres -- pgbench -h 127.0.0.1 -p "$PG_PORT" --protocol=simple -n -S -c 8 -j 2 -T 30 \
+	runuser -u "$PG_USER" -- "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres --protocol=simple -n -S -c 8 -j 2 -T 30 \
 		postgres >"$SCRATCH/pgbench.out" 2>&1 &
 	PGB=$!
 	for _ in $(seq 100); do

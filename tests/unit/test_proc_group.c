@@ -27,6 +27,12 @@ static struct proc_group_proc host[] = {
 	{ .pid = 7000, .ppid = 900, .exe = PG, .comm = "postgres", .cgroup = "/system.slice/pg.service" },
 	/* a parallel worker's child would chain up the same way */
 	{ .pid = 7100, .ppid = 7000, .exe = PG, .comm = "postgres", .cgroup = "/system.slice/pg.service" },
+	/* a second cluster under systemd, with its walwriter */
+	{ .pid = 990, .ppid = 1, .exe = PG, .comm = "postgres", .cgroup = "/system.slice/pg2.service" },
+	{ .pid = 991, .ppid = 990, .exe = PG, .comm = "postgres", .cgroup = "/system.slice/pg2.service" },
+	/* two more php-fpm masters with no workers: one group */
+	{ .pid = 520, .ppid = 1, .exe = FPM, .comm = "php-fpm8.2", .cgroup = "/x" },
+	{ .pid = 510, .ppid = 1, .exe = FPM, .comm = "php-fpm8.2", .cgroup = "/x" },
 	{ .pid = 500, .ppid = 1, .exe = FPM, .comm = "php-fpm8.2", .cgroup = "/system.slice/fpm.service" },
 	{ .pid = 501, .ppid = 500, .exe = FPM, .comm = "php-fpm8.2", .cgroup = "/system.slice/fpm.service" },
 	{ .pid = 300, .ppid = 1, .exe = "/usr/bin/bash", .comm = "bash", .cgroup = "/user.slice" },
@@ -63,6 +69,12 @@ static void test_by_parent(void **state)
 	}
 	assert_int_equal(find(501)->key, 500);
 	assert_int_equal(find(500)->n_members, 2);
+	/* each server with its own processes is a group of its own */
+	assert_int_equal(find(991)->key, 990);
+	assert_int_equal(find(990)->n_members, 2);
+	/* childless siblings of one program are one */
+	assert_int_equal(find(520)->key, 510);
+	assert_int_equal(find(510)->n_members, 2);
 	/* siblings of one program under a parent of another: lowest pid leads */
 	assert_int_equal(find(310)->key, 305);
 	assert_int_equal(find(305)->key, 305);
@@ -87,6 +99,7 @@ static void test_by_cgroup(void **state)
 	assert_int_equal(find(7100)->key, 900);
 	assert_int_equal(find(900)->n_members, 5);
 	assert_int_equal(find(501)->key, 500);
+	assert_int_equal(find(991)->key, 990);
 	assert_int_equal(find(330)->key, 300);
 	assert_int_equal(find(330)->n_members, 5);
 	assert_int_equal(find(11)->key, 2);
