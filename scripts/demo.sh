@@ -1,8 +1,10 @@
 #!/bin/bash
 # make demo: a throwaway PostgreSQL under pgbench with one bad setting from
-# the field, an oversized client pool (four clients per CPU, each with its
-# own backend process, all runnable at once), and `dbtrace top` on it.
-# Everything it starts is stopped and removed on exit, however it ends.
+# the field, an oversized client pool for the CPUs the server may use: the
+# server bound to one CPU (taskset, as a cpuset or a container's CPU quota
+# would) and sixteen pgbench clients, each with its own backend process,
+# all runnable at once. dbtrace top runs on it; everything the demo starts
+# is stopped and removed on exit, however it ends.
 #
 #   scripts/demo.sh [dbtrace top options]   e.g. --batch -d 10, --view classes
 #
@@ -11,12 +13,16 @@ set -euo pipefail
 
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 PGT="$REPO/scripts/pg_throwaway.sh"
+CLIENTS=16
 [ "$(id -u)" = 0 ] || { echo "demo: run as root (sudo make demo)" >&2; exit 1; }
 [ -x "$REPO/build/dbtrace" ] || { echo "demo: build dbtrace first (make)" >&2; exit 1; }
 
 PG_DIR= PGB=
 cleanup() {
-	[ -n "$PGB" ] && kill "$PGB" 2>/dev/null && wait "$PGB" 2>/dev/null
+	if [ -n "$PGB" ]; then
+		kill "$PGB" 2>/dev/null || true
+		wait "$PGB" 2>/dev/null || true
+	fi
 	[ -n "$PG_DIR" ] && "$PGT" stop "$PG_DIR"
 	return 0
 }
@@ -26,13 +32,13 @@ trap 'exit 130' INT TERM
 echo "demo: starting a throwaway PostgreSQL (initdb in /tmp, a private port)..." >&2
 read -r PG_DIR PG_PORT PG_PID PG_USER < <("$PGT" start)
 [ -n "$PG_PID" ] || exit 1
-ncpus="$(nproc)"
-clients=$((4 * ncpus))
-[ "$clients" -gt 180 ] && clients=180
-echo "demo: postmaster $PG_PID on port $PG_PORT; pgbench select-only with $clients clients" \
-	"on $ncpus CPUs (the bad setting: an oversized client pool)" >&2
-runuser -u "$PG_USER" -- /usr/lib/postgresql/15/bin/pgbench -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -S -c "$clients" -j "$ncpus" -T 3600 \
-	postgres >/dev/null 2>&1 &
+# the last CPU this shell may use: the server's only one
+cpu="$(taskset -cp $$ | sed 's/.*: //' | tr ',' '\n' | tail -1 | sed 's/.*-//')"
+taskset -apc "$cpu" "$PG_PID" >/dev/null
+echo "demo: postmaster $PG_PID on port $PG_PORT, bound to CPU $cpu; pgbench select-only," \
+	"$CLIENTS clients (the bad setting: more busy connections than the server's CPUs)" >&2
+runuser -u "$PG_USER" -- /usr/lib/postgresql/15/bin/pgbench -h 127.0.0.1 -p "$PG_PORT" -U postgres \
+	-n -S -c "$CLIENTS" -j 2 -T 3600 postgres >/dev/null 2>&1 &
 PGB=$!
 sleep 1   # the clients connect
 "$REPO/build/dbtrace" top --port "$PG_PORT" "$@"

@@ -164,6 +164,9 @@ run_vm() {
 		# A suite takes 150-300 s; a guest that never reports (a 6.1
 		# guest under TCG was seen once in a soft lockup with dbtrace in
 		# the kernel) fails the ring: vmtest.sh prints its console's tail.
+		# postgres.bats: the server's files (with their libraries) in the
+		# guest, when the host has them (scripts/setup.sh --test)
+		VMTEST_PACKAGES="${VMTEST_PACKAGES-} $(dpkg-query -W -f='${Package} ' postgresql-15 libpq5 tzdata 2>/dev/null)" \
 		scripts/vmtest.sh --kernel "$kernel" --timeout "${VM_TIMEOUT:-600}" tests/bats -- --filter-tags "$tag" |
 			tee "$log"
 		rc=${PIPESTATUS[0]}
