@@ -8,7 +8,7 @@
 #                                pid, the OS user it runs as)
 #   pg_throwaway.sh stop DIR     stops that server and removes DIR
 #
-# Runs as root (runuser). Only the server started in DIR is stopped
+# Runs as root (setpriv). Only the server started in DIR is stopped
 # (pg_ctl -D DIR/data), so a system cluster is never touched. The server
 # runs as the postgres user, or nobody where there is none (the test VM's
 # guest); its superuser is "postgres" either way. Locale C: a guest has
@@ -18,6 +18,13 @@ set -euo pipefail
 BIN=/usr/lib/postgresql/15/bin
 PGUSER_OS=postgres
 id -u postgres >/dev/null 2>&1 || PGUSER_OS=nobody
+
+# as that user: setpriv, not runuser or su, which need PAM (the guest has none)
+as_user() {
+	local u="$1"
+	shift
+	setpriv --reuid="$u" --regid="$(id -g "$u")" --clear-groups -- "$@"
+}
 
 free_port() {
 	local p
@@ -39,7 +46,7 @@ start() {
 	dir="$(mktemp -d /tmp/dbtrace-pg.XXXXXX)"
 	chmod 755 "$dir"
 	chown "$PGUSER_OS:" "$dir"
-	if ! runuser -u "$PGUSER_OS" -- "$BIN/initdb" -D "$dir/data" -A trust -U postgres --no-sync \
+	if ! as_user "$PGUSER_OS" "$BIN/initdb" -D "$dir/data" -A trust -U postgres --no-sync \
 		--locale=C -E UTF8 \
 		>"$dir/initdb.log" 2>&1; then
 		cat "$dir/initdb.log" >&2
@@ -48,7 +55,7 @@ start() {
 	fi
 	port="$(free_port)"
 	# fsync off: a throwaway cluster, and the disk is not what is measured
-	if ! runuser -u "$PGUSER_OS" -- "$BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+	if ! as_user "$PGUSER_OS" "$BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
 		-o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" \
 		start >/dev/null 2>&1; then
 		cat "$dir/server.log" >&2
@@ -56,7 +63,7 @@ start() {
 		return 1
 	fi
 	pid="$(head -1 "$dir/data/postmaster.pid")"
-	if ! runuser -u "$PGUSER_OS" -- "$BIN/pgbench" -i -q -s 1 -h "$dir" -p "$port" -U postgres postgres \
+	if ! as_user "$PGUSER_OS" "$BIN/pgbench" -i -q -s 1 -h "$dir" -p "$port" -U postgres postgres \
 		>"$dir/init.log" 2>&1; then
 		cat "$dir/init.log" >&2
 		stop "$dir"
@@ -68,7 +75,7 @@ start() {
 stop() {
 	local dir="$1"
 	case "$dir" in /tmp/dbtrace-pg.*) ;; *) echo "pg_throwaway: not a throwaway dir: $dir" >&2; return 1 ;; esac
-	[ -d "$dir/data" ] && runuser -u "$(stat -c %U "$dir/data")" -- "$BIN/pg_ctl" -D "$dir/data" -m immediate -w stop \
+	[ -d "$dir/data" ] && as_user "$(stat -c %U "$dir/data")" "$BIN/pg_ctl" -D "$dir/data" -m immediate -w stop \
 		>/dev/null 2>&1 || true
 	rm -rf "$dir"
 }

@@ -27,13 +27,24 @@ setup() {
 
 teardown() {
 	[ -n "${PGB:-}" ] && kill "$PGB" 2>/dev/null
+	if [ -n "${CG:-}" ]; then
+		# the cluster back where it was, the test's cgroup removed
+		local p
+		for p in $(cat "$CG/cgroup.procs" 2>/dev/null); do echo "$p" >"$CG_ORIG/cgroup.procs"; done
+		rmdir "$CG"
+	fi
 	teardown_scratch
+}
+
+# As the server's OS user (setpriv: runuser needs PAM, which the VM lacks).
+as_pg_user() {
+	setpriv --reuid="$PG_USER" --regid="$(id -g "$PG_USER")" --clear-groups -- "$@"
 }
 
 # pgbench as the postgres user over TCP to the throwaway server; its
 # report in $SCRATCH/pgbench.out.
 pgbench_run() {
-	runuser -u "$PG_USER" -- "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres --protocol=simple -n "$@" postgres \
+	as_pg_user "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres --protocol=simple -n "$@" postgres \
 		>"$SCRATCH/pgbench.out" 2>&1
 }
 
@@ -102,7 +113,7 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 # bats test_tags=vm
 @test "postgres: the backends are one class of the postmaster's group, on-CPU = their /proc/PID/stat" {
 	local pids hz t0 t1 cpu_s proc_s threads
-	runuser -u "$PG_USER" -- "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres --protocol=simple -n -S -c 8 -j 2 -T 30 \
+	as_pg_user "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres --protocol=simple -n -S -c 8 -j 2 -T 30 \
 		postgres >"$SCRATCH/pgbench.out" 2>&1 &
 	PGB=$!
 	for _ in $(seq 100); do
@@ -138,4 +149,56 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 			'.groups[] | select(.pid == $p) | .pids | index($b) != null' "$SCRATCH/run.json" >/dev/null
 	done
 	"$VALIDATE" "$SCRATCH/run.json"
+}
+
+# A cgroup of its own for the cluster (as systemd gives a service): --cgroup
+# with the unit-like name selects it and nothing else; --group-by cgroup
+# makes it one group, pgbench (outside it) not in the capture.
+# bats test_tags=vm
+@test "postgres in a cgroup: --cgroup NAME selects it, --group-by cgroup makes it one group" {
+	local cgroot name p pids
+	if [ -e /sys/fs/cgroup/cgroup.controllers ]; then
+		cgroot=/sys/fs/cgroup
+	elif [ -e /sys/fs/cgroup/unified/cgroup.controllers ]; then
+		cgroot=/sys/fs/cgroup/unified
+	else
+		skip "no cgroup v2 hierarchy mounted"
+	fi
+	name="dbtrace-pg-$$.service"
+	CG_ORIG="$cgroot$(sed -n 's/^0:://p' "/proc/$PG_PID/cgroup")"
+	mkdir "$cgroot/$name"
+	CG="$cgroot/$name"
+	for p in "$PG_PID" $(pgrep -P "$PG_PID"); do echo "$p" >"$CG/cgroup.procs"; done
+	as_pg_user "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -S -c 4 -j 1 -T 30 \
+		postgres >"$SCRATCH/pgbench.out" 2>&1 &
+	PGB=$!
+	for _ in $(seq 100); do
+		pids=($(backend_pids))
+		[ "${#pids[@]}" -ge 4 ] && break
+		sleep 0.1
+	done
+	[ "${#pids[@]}" -eq 4 ]
+	run "$DBTRACE" capture -d 3 -i 1 --families sched --cgroup "$name" --group-by cgroup -o "$SCRATCH/run.json"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	kill "$PGB"
+	wait "$PGB" || true
+	PGB=
+	jq -c '[.processes[] | {pid, comm, procs, classes: [.classes[] | {name, threads}]}]' "$SCRATCH/run.json"
+	jq -c '.groups' "$SCRATCH/run.json"
+	# only the cluster: one row, led by the postmaster (the cgroup's lowest pid)
+	[ "$(jq '[.processes[].pid] | unique' -c "$SCRATCH/run.json")" = "[$PG_PID]" ]
+	[ "$(jq -r '.groups[0].formed_by' "$SCRATCH/run.json")" = cgroup ]
+	for p in "${pids[@]}"; do
+		jq -e --argjson b "$p" '.groups[0].pids | index($b) != null' "$SCRATCH/run.json" >/dev/null
+	done
+	[ "$(backend threads)" -eq 4 ]
+	"$VALIDATE" "$SCRATCH/run.json"
+	# a cgroup that is not there: one line, usage error, no file
+	run "$DBTRACE" capture -d 1 --cgroup "nosuch-$$.service" -o "$SCRATCH/none.json"
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"no cgroup 'nosuch-$$.service'"* ]]
+	[ ! -e "$SCRATCH/none.json" ]
 }
