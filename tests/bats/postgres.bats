@@ -72,6 +72,18 @@ backend_pids() {
 	return 0
 }
 
+# Waits (5 s at most) until the server has exactly $1 client backends,
+# the last test's gone; sets pids.
+wait_backends() {
+	for _ in $(seq 50); do
+		pids=($(backend_pids))
+		[ "${#pids[@]}" -eq "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "the server has ${#pids[@]} client backends, not $1" >&2
+	return 1
+}
+
 stat_ticks() {   # utime + stime of the pids given, summed (clock ticks)
 	local p
 	for p in "$@"; do awk '{ print $14 + $15 }' "/proc/$p/stat"; done | awk '{ t += $1 } END { print t + 0 }'
@@ -114,15 +126,11 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 # bats test_tags=vm
 @test "postgres: the backends are one class of the postmaster's group, on-CPU = their /proc/PID/stat" {
 	local pids hz t0 t1 cpu_s proc_s threads
+	wait_backends 0
 	as_pg_user "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres --protocol=simple -n -S -c 8 -j 2 -T 30 \
 		postgres >"$SCRATCH/pgbench.out" 2>&1 &
 	PGB=$!
-	for _ in $(seq 100); do
-		pids=($(backend_pids))
-		[ "${#pids[@]}" -ge 8 ] && break
-		sleep 0.1
-	done
-	[ "${#pids[@]}" -eq 8 ]
+	wait_backends 8
 	hz="$(getconf CLK_TCK 2>/dev/null || echo 100)"   # the VM guest has no getconf; USER_HZ is 100
 	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 6 -i 1 --families sched -o "$SCRATCH/run.json"
 	wait_for_text "$SCRATCH/err" "capturing to" 10
@@ -167,18 +175,14 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 	fi
 	name="dbtrace-pg-$$.service"
 	CG_ORIG="$cgroot$(sed -n 's/^0:://p' "/proc/$PG_PID/cgroup")"
+	wait_backends 0
 	mkdir "$cgroot/$name"
 	CG="$cgroot/$name"
 	for p in "$PG_PID" $(pgrep -P "$PG_PID"); do echo "$p" >"$CG/cgroup.procs"; done
 	as_pg_user "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -S -c 4 -j 1 -T 30 \
 		postgres >"$SCRATCH/pgbench.out" 2>&1 &
 	PGB=$!
-	for _ in $(seq 100); do
-		pids=($(backend_pids))
-		[ "${#pids[@]}" -ge 4 ] && break
-		sleep 0.1
-	done
-	[ "${#pids[@]}" -eq 4 ]
+	wait_backends 4
 	run "$DBTRACE" capture -d 3 -i 1 --families sched --cgroup "$name" --group-by cgroup -o "$SCRATCH/run.json"
 	echo "$output"
 	[ "$status" -eq 0 ]
