@@ -310,8 +310,8 @@ static void add_classes(struct prom_totals *t, const struct sched_interval *si)
 
 	/* threads is a gauge: only the latest interval counts */
 	for (int i = 0; i < t->classes.n_live; i++)
-		live[i].v.threads = 0;
-	t->other_class.v.threads = 0;
+		live[i].v.threads = live[i].v.procs = 0;
+	t->other_class.v.threads = t->other_class.v.procs = 0;
 	for (int p = 0; p < si->n_procs; p++) {
 		const struct sched_proc_stats *ps = &si->procs[p];
 
@@ -330,6 +330,8 @@ static void add_classes(struct prom_totals *t, const struct sched_interval *si)
 			e->m.used = true;
 			slot_touch(&e->m, act);
 			e->v.threads += c->threads;
+			if (e != &t->other_class)
+				e->v.procs = ps->n_procs;
 			e->v.oncpu_s += (double)c->oncpu_ns / 1e9;
 			e->v.vol += c->vol;
 			e->v.invol += c->invol;

@@ -32,6 +32,7 @@ struct prom_class_total {
 	char comm[16];
 	char name[TCLASS_NAME_MAX];
 	int threads;                   /* a gauge: in the latest interval */
+	int procs;                     /* a gauge: processes of its group in the latest interval */
 	double oncpu_s;
 	uint64_t vol, invol;           /* context switches */
 	struct prom_hist runq;

@@ -197,6 +197,29 @@ static void render_classes(const struct prom_totals *t, FILE *f)
 		class_labels(&l, c, i == n);
 		sample(f, "dbtrace_class_threads", &l, c->threads);
 	}
+	/* one series per group whose classes hold a slot (not other's) */
+	family(f, "dbtrace_group_processes", "gauge",
+	       "Processes of a group (a process alone, or e.g. PostgreSQL's postmaster and its "
+	       "backends: --group-by) in the latest interval; pid and comm are its leader's.");
+	for (int i = 0; i < n; i++) {
+		const struct prom_class_total *c = prom_totals_class(t, i);
+		bool seen = false;
+
+		if (!c || !c->procs)
+			continue;
+		for (int j = 0; j < i && !seen; j++) {
+			const struct prom_class_total *d = prom_totals_class(t, j);
+
+			seen = d && d->procs && d->pid == c->pid;
+		}
+		if (seen)
+			continue;
+		l.n = 0;
+		l.s[0] = 0;
+		lset_addf(&l, "pid", "%ld", c->pid);
+		lset_add(&l, "comm", c->comm);
+		sample(f, "dbtrace_group_processes", &l, c->procs);
+	}
 	family(f, "dbtrace_class_runqueue_delay_seconds", "histogram",
 	       "Run-queue delay of a thread class: from wakeup or preemption to running again.");
 	for (int i = 0; i <= n; i++) {

@@ -384,6 +384,7 @@ static void test_every_family_typed_once(void **state)
 
 	world_init(&w, 1);
 	add_class(&w, 1, "x\"y", 0.5);
+	w.procs[0].n_procs = 9;   /* a group: the postmaster and eight backends */
 	w.ni.n_ports = 1;
 	w.ports[0].port = 5432;
 	assert_int_equal(prom_totals_add(st, &w.iv), 0);
@@ -399,8 +400,9 @@ static void test_every_family_typed_once(void **state)
 			fail_msg("no TYPE line for %s", s.s[i].key);
 		assert_null(strstr(first + 1, want));
 	}
-	assert_int_equal(s.families, 35);   /* 20, and the loss family's 15 */
+	assert_int_equal(s.families, 36);   /* 21, and the loss family's 15 */
 	assert_non_null(strstr(text, "class=\"x\\\"y\""));
+	assert_non_null(strstr(text, "dbtrace_group_processes{pid=\"1\",comm=\"x\\\"y\"} 9\n"));
 	free(s.s);
 	free(text);
 	prom_totals_free(st);
