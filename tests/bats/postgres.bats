@@ -207,3 +207,30 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 	[[ "$output" == *"no cgroup 'nosuch-$$.service'"* ]]
 	[ ! -e "$SCRATCH/none.json" ]
 }
+
+# serve: the backends' class series and the group's process count, against
+# the clients pgbench holds open and the server's processes in /proc.
+# bats test_tags=vm
+@test "postgres under serve: one backend class series with the clients as threads, the group's processes" {
+	local port procs threads n
+	wait_backends 0
+	as_pg_user "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -S -c 8 -j 2 -T 30 \
+		postgres >"$SCRATCH/pgbench.out" 2>&1 &
+	PGB=$!
+	wait_backends 8
+	port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+	start_bg "$SCRATCH/serve.err" "$DBTRACE" serve --families sched --listen "127.0.0.1:$port" -i 0.5
+	wait_for_text "$SCRATCH/serve.err" "serving metrics on" 10
+	sleep 1.5
+	python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
+		"http://127.0.0.1:$port/metrics" >"$SCRATCH/m"
+	n=$((1 + $(pgrep -c -P "$PG_PID")))
+	procs="$(awk -v k="dbtrace_group_processes{pid=\"$PG_PID\",comm=\"postgres\"}" '$1 == k { print $2 }' "$SCRATCH/m")"
+	threads="$(awk -v k="dbtrace_class_threads{pid=\"$PG_PID\",comm=\"postgres\",class=\"postgres: backend\"}" \
+		'index($0, k " ") == 1 { print $NF }' "$SCRATCH/m")"
+	echo "group processes $procs (the server has $n), backend class threads $threads"
+	[ "$threads" -eq 8 ]
+	[ "$procs" -ge 8 ] && [ "$procs" -le "$n" ]
+	# no backend is a series of its own
+	! grep -q "^dbtrace_class_threads{pid=\"${pids[0]}\"" "$SCRATCH/m"
+}
