@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/proc_title.h"
 #include "sysinfo/clocksource.h"
 #include "sysinfo/cmdline.h"
 #include "sysinfo/cpuset.h"
@@ -10,6 +11,7 @@
 #include "sysinfo/kernel_hz.h"
 #include "sysinfo/listeners.h"
 #include "sysinfo/netstat.h"
+#include "sysinfo/proc_identity.h"
 #include "sysinfo/proc_status.h"
 #include "sysinfo/procstat.h"
 #include "sysinfo/softnet.h"
@@ -25,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct softnet_cpu sn[64];
 	struct tcp_netstat ns;
 	struct listener_table lis = { 0 };
+	char path[256], title[64];
 
 	if (!text)
 		return 0;
@@ -41,6 +44,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	softnet_parse(text, sn, 64);
 	netstat_parse(text, text, &ns);
 	kernel_hz_parse(text, size);
+	dbt_proc_cgroup_parse(text, size, path, sizeof(path));
+	/* a cmdline holds NULs and need not end in one */
+	proc_title_class((const char *)data, size, title, sizeof(title));
 	/* the raw bytes as a netlink reply */
 	listeners_parse_reply(data, size, &lis);
 	listener_table_free(&lis);
