@@ -43,6 +43,10 @@ static int fail(struct reader *r, int e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
+	/* why may quote the file's own strings: keep the message one line */
+	for (char *c = why; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	snprintf(r->err, r->errlen, "%s is not a dbtrace capture: %s", r->name, why);
 	return e;
 }

@@ -219,6 +219,8 @@ static void test_bad_input(void **state)
 	expect_bad("[1,2]", "not a JSON object");
 	expect_bad("{\"a\":1}", "no \"schema\": \"dbtrace.capture/1\" member");
 	expect_bad("{\"schema\":\"dbtrace.check/1\",\"cpus\":[]}", "schema \"dbtrace.check/1\", want");
+	/* the file's own string, newline and all, quoted on one line (fuzz_capture) */
+	expect_bad("{\"schema\":\"dbtrace\\n.capture/1\",\"cpus\":[]}", "schema \"dbtrace?.capture/1\", want");
 	expect_bad("{\"schema\":\"dbtrace.capture/1\"}", "no \"cpus\" member");
 	expect_bad("{\"schema\":\"dbtrace.capture/1\",\"cpus\":{}}", "\"cpus\" is not an array");
 	expect_bad("{\"schema\":\"dbtrace.capture/1\",\"intervals\":[1]}", "interval 0 is not an object");
