@@ -127,13 +127,13 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 @test "postgres: the backends are one class of the postmaster's group, on-CPU = their /proc/PID/stat" {
 	local pids hz t0 t1 cpu_s proc_s threads
 	wait_backends 0
-	as_pg_user "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres --protocol=simple -n -S -c 8 -j 2 -T 30 \
+	as_pg_user "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres --protocol=simple -n -S -c 8 -j 2 -T 300 \
 		postgres >"$SCRATCH/pgbench.out" 2>&1 &
 	PGB=$!
 	wait_backends 8
 	hz="$(getconf CLK_TCK 2>/dev/null || echo 100)"   # the VM guest has no getconf; USER_HZ is 100
 	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 6 -i 1 --families sched -o "$SCRATCH/run.json"
-	wait_for_text "$SCRATCH/err" "capturing to" 10
+	wait_for_text "$SCRATCH/err" "capturing to" 30
 	t0="$(stat_ticks "${pids[@]}")"
 	wait "$BG_PID"
 	t1="$(stat_ticks "${pids[@]}")"
@@ -179,7 +179,7 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 	mkdir "$cgroot/$name"
 	CG="$cgroot/$name"
 	for p in "$PG_PID" $(pgrep -P "$PG_PID"); do echo "$p" >"$CG/cgroup.procs"; done
-	as_pg_user "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -S -c 4 -j 1 -T 30 \
+	as_pg_user "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -S -c 4 -j 1 -T 300 \
 		postgres >"$SCRATCH/pgbench.out" 2>&1 &
 	PGB=$!
 	wait_backends 4
@@ -214,20 +214,24 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 @test "postgres under serve: one backend class series with the clients as threads, the group's processes" {
 	local port procs threads n
 	wait_backends 0
-	as_pg_user "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -S -c 8 -j 2 -T 30 \
+	as_pg_user "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -S -c 8 -j 2 -T 300 \
 		postgres >"$SCRATCH/pgbench.out" 2>&1 &
 	PGB=$!
 	wait_backends 8
 	port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 	start_bg "$SCRATCH/serve.err" "$DBTRACE" serve --families sched --listen "127.0.0.1:$port" -i 0.5
-	wait_for_text "$SCRATCH/serve.err" "serving metrics on" 10
-	sleep 1.5
-	python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
-		"http://127.0.0.1:$port/metrics" >"$SCRATCH/m"
+	wait_for_text "$SCRATCH/serve.err" "serving metrics on" 30
+	# the first intervals (seconds under the VM's TCG)
+	for _ in $(seq 60); do
+		sleep 0.5
+		python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
+			"http://127.0.0.1:$port/metrics" >"$SCRATCH/m"
+		threads="$(awk -v k="dbtrace_class_threads{pid=\"$PG_PID\",comm=\"postgres\",class=\"postgres: backend\"}" \
+			'index($0, k " ") == 1 { print $NF }' "$SCRATCH/m")"
+		[ -n "$threads" ] && break
+	done
 	n=$((1 + $(pgrep -c -P "$PG_PID")))
 	procs="$(awk -v k="dbtrace_group_processes{pid=\"$PG_PID\",comm=\"postgres\"}" '$1 == k { print $2 }' "$SCRATCH/m")"
-	threads="$(awk -v k="dbtrace_class_threads{pid=\"$PG_PID\",comm=\"postgres\",class=\"postgres: backend\"}" \
-		'index($0, k " ") == 1 { print $NF }' "$SCRATCH/m")"
 	echo "group processes $procs (the server has $n), backend class threads $threads"
 	[ "$threads" -eq 8 ]
 	[ "$procs" -ge 8 ] && [ "$procs" -le "$n" ]
