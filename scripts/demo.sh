@@ -18,7 +18,6 @@ CLIENTS=16
 [ -x "$REPO/build/dbtrace" ] || { echo "demo: build dbtrace first (make)" >&2; exit 1; }
 
 PG_DIR= PGB=
-as_pg_user() { setpriv --reuid="$PG_USER" --regid="$(id -g "$PG_USER")" --clear-groups -- "$@"; }
 cleanup() {
 	if [ -n "$PGB" ]; then
 		kill "$PGB" 2>/dev/null || true
@@ -38,7 +37,8 @@ cpu="$(taskset -cp $$ | sed 's/.*: //' | tr ',' '\n' | tail -1 | sed 's/.*-//')"
 taskset -apc "$cpu" "$PG_PID" >/dev/null
 echo "demo: postmaster $PG_PID on port $PG_PORT, bound to CPU $cpu; pgbench select-only," \
 	"$CLIENTS clients (the bad setting: more busy connections than the server's CPUs)" >&2
-as_pg_user /usr/lib/postgresql/15/bin/pgbench -h 127.0.0.1 -p "$PG_PORT" -U postgres \
+# setpriv execs pgbench: $! is its pid (runuser needs PAM, and forks)
+setpriv --reuid="$PG_USER" --regid="$(id -g "$PG_USER")" --clear-groups -- /usr/lib/postgresql/15/bin/pgbench -h 127.0.0.1 -p "$PG_PORT" -U postgres \
 	-n -S -c "$CLIENTS" -j 2 -T 3600 postgres >/dev/null 2>&1 &
 PGB=$!
 sleep 1   # the clients connect

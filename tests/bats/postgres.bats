@@ -22,6 +22,9 @@ teardown_file() {
 
 setup() {
 	[ -n "${PG_DIR:-}" ] || skip "PostgreSQL 15 and pgbench not installed (scripts/setup.sh --test)"
+	# for commands put in the background: setpriv execs them, so $! is
+	# their pid, where as_pg_user's would be its subshell's
+	AS_PG=(setpriv --reuid="$PG_USER" --regid="$(id -g "$PG_USER")" --clear-groups --)
 	make_scratch
 }
 
@@ -36,7 +39,8 @@ teardown() {
 	teardown_scratch
 }
 
-# As the server's OS user (setpriv: runuser needs PAM, which the VM lacks).
+# As the server's OS user, in the foreground: setpriv (runuser needs PAM,
+# which the VM guest lacks). In the background, "${AS_PG[@]}" (setup).
 as_pg_user() {
 	setpriv --reuid="$PG_USER" --regid="$(id -g "$PG_USER")" --clear-groups -- "$@"
 }
@@ -127,7 +131,7 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 @test "postgres: the backends are one class of the postmaster's group, on-CPU = their /proc/PID/stat" {
 	local pids hz t0 t1 cpu_s proc_s threads
 	wait_backends 0
-	as_pg_user "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres --protocol=simple -n -S -c 8 -j 2 -T 300 \
+	"${AS_PG[@]}" "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres --protocol=simple -n -S -c 8 -j 2 -T 300 \
 		postgres >"$SCRATCH/pgbench.out" 2>&1 &
 	PGB=$!
 	wait_backends 8
@@ -179,7 +183,7 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 	mkdir "$cgroot/$name"
 	CG="$cgroot/$name"
 	for p in "$PG_PID" $(pgrep -P "$PG_PID"); do echo "$p" >"$CG/cgroup.procs"; done
-	as_pg_user "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -S -c 4 -j 1 -T 300 \
+	"${AS_PG[@]}" "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -S -c 4 -j 1 -T 300 \
 		postgres >"$SCRATCH/pgbench.out" 2>&1 &
 	PGB=$!
 	wait_backends 4
@@ -214,7 +218,7 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 @test "postgres under serve: one backend class series with the clients as threads, the group's processes" {
 	local port procs threads n
 	wait_backends 0
-	as_pg_user "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -S -c 8 -j 2 -T 300 \
+	"${AS_PG[@]}" "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -S -c 8 -j 2 -T 300 \
 		postgres >"$SCRATCH/pgbench.out" 2>&1 &
 	PGB=$!
 	wait_backends 8
