@@ -29,7 +29,8 @@ setup() {
 }
 
 teardown() {
-	[ -n "${PGB:-}" ] && kill "$PGB" 2>/dev/null
+	# a pgbench left stopped takes its SIGTERM once continued
+	[ -n "${PGB:-}" ] && { kill "$PGB"; kill -CONT "$PGB"; } 2>/dev/null
 	if [ -n "${CG:-}" ]; then
 		# the cluster back where it was, the test's cgroup removed
 		local p
@@ -125,8 +126,10 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 	STMTS=7 requests_vs_pgbench -c 8 -j 2 -T 4
 }
 
-# The backends live through the whole capture: its on-CPU time for their
-# class is their utime + stime growth over the same window.
+# The backends' load runs inside the capture, between two reads of their
+# /proc/PID/stat taken while pgbench is stopped (SIGSTOP: the backends
+# wait, idle, for their clients): the class's on-CPU time is their utime +
+# stime growth, however late the capture starts or ends (the VM is slow).
 # bats test_tags=vm
 @test "postgres: the backends are one class of the postmaster's group, on-CPU = their /proc/PID/stat" {
 	local pids hz t0 t1 cpu_s proc_s threads
@@ -135,14 +138,21 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 		postgres >"$SCRATCH/pgbench.out" 2>&1 &
 	PGB=$!
 	wait_backends 8
+	kill -STOP "$PGB"
 	hz="$(getconf CLK_TCK 2>/dev/null || echo 100)"   # the VM guest has no getconf; USER_HZ is 100
-	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 6 -i 1 --families sched -o "$SCRATCH/run.json"
+	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 9 -i 1 --families sched -o "$SCRATCH/run.json"
 	wait_for_text "$SCRATCH/err" "capturing to" 30
+	sleep 0.5   # the first snapshot follows the message
 	t0="$(stat_ticks "${pids[@]}")"
-	wait "$BG_PID"
+	kill -CONT "$PGB"
+	sleep 5
+	kill -STOP "$PGB"
+	sleep 0.2   # the last replies
 	t1="$(stat_ticks "${pids[@]}")"
+	wait "$BG_PID"
 	BG_PID=
 	kill "$PGB"
+	kill -CONT "$PGB"
 	wait "$PGB" || true
 	PGB=
 	threads="$(backend threads)"
