@@ -17,6 +17,7 @@ void sched_snapshot_init(struct sched_snapshot *s)
 void sched_snapshot_free(struct sched_snapshot *s)
 {
 	free(s->t);
+	free(s->rq);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -26,6 +27,46 @@ struct sched_thread_sample *sched_snapshot_add(struct sched_snapshot *s)
 		return NULL;
 	memset(&s->t[s->n], 0, sizeof(s->t[0]));
 	return &s->t[s->n++];
+}
+
+struct sched_runq_sample *sched_snapshot_add_runq(struct sched_snapshot *s)
+{
+	if (VEC_RESERVE(s->rq, s->cap_rq, (size_t)s->n_rq + 1))
+		return NULL;
+	memset(&s->rq[s->n_rq], 0, sizeof(s->rq[0]));
+	return &s->rq[s->n_rq++];
+}
+
+static int key_cmp(uint32_t pa, const char *ca, uint32_t pb, const char *cb)
+{
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
+	return strncmp(ca, cb, 16);
+}
+
+static int by_runq_key(const void *a, const void *b)
+{
+	const struct sched_runq_sample *x = a, *y = b;
+
+	return key_cmp(x->pid, x->comm, y->pid, y->comm);
+}
+
+static const struct sched_runq_sample *find_runq(const struct sched_snapshot *s, uint32_t pid,
+						 const char *comm)
+{
+	int lo = 0, hi = s->n_rq - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2, c = key_cmp(s->rq[mid].pid, s->rq[mid].comm, pid, comm);
+
+		if (!c)
+			return &s->rq[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
 }
 
 static int by_tid(const void *a, const void *b)
@@ -48,6 +89,8 @@ void sched_snapshot_sort(struct sched_snapshot *s)
 {
 	int kept = 0;
 
+	if (s->n_rq > 1)
+		qsort(s->rq, (size_t)s->n_rq, sizeof(s->rq[0]), by_runq_key);
 	if (s->n < 2)
 		return;
 	qsort(s->t, (size_t)s->n, sizeof(s->t[0]), by_tid);
@@ -114,10 +157,10 @@ void sched_class_finish(struct sched_class_stats *c, double dt_s)
 		c->softirq_lost_pct = 100;
 	if (c->net_softirq_lost_pct > 100)
 		c->net_softirq_lost_pct = 100;
-	c->runq_p50_us = hist_percentile(c->runq_hist, DBT_HIST_SLOTS, 0.50);
-	c->runq_p99_us = hist_percentile(c->runq_hist, DBT_HIST_SLOTS, 0.99);
-	c->runq_max_us = hist_total(c->runq_hist, DBT_HIST_SLOTS) ? (double)c->runq_max_ns / 1000.0 : NAN;
-	/* interpolation inside a log2 slot can overshoot the exact maximum */
+	c->runq_p50_us = hist_percentile_us(c->runq_hist, DBT_HIST_BUCKETS, 0.50);
+	c->runq_p99_us = hist_percentile_us(c->runq_hist, DBT_HIST_BUCKETS, 0.99);
+	c->runq_max_us = hist_total(c->runq_hist, DBT_HIST_BUCKETS) ? (double)c->runq_max_ns / 1000.0 : NAN;
+	/* interpolation inside a bucket can overshoot the exact maximum */
 	if (c->runq_p99_us > c->runq_max_us)
 		c->runq_p99_us = c->runq_max_us;
 	if (c->runq_p50_us > c->runq_max_us)
@@ -136,8 +179,7 @@ static void class_add(struct sched_class_stats *a, const struct sched_class_stat
 	a->net_sirq_ns += b->net_sirq_ns;
 	if (b->runq_max_ns > a->runq_max_ns)
 		a->runq_max_ns = b->runq_max_ns;
-	for (int i = 0; i < DBT_HIST_SLOTS; i++)
-		a->runq_hist[i] += b->runq_hist[i];
+	hist_add_to(a->runq_hist, b->runq_hist, DBT_HIST_BUCKETS);
 	for (int w = 0; w < DBT_SCHED_CPU_WORDS; w++)
 		a->cpus[w] |= b->cpus[w];
 	a->cpus_beyond |= b->cpus_beyond;
@@ -162,8 +204,6 @@ static void thread_add(struct sched_class_stats *c, const struct sched_thread_sa
 		return;
 	if (iv->runq_max_ns > c->runq_max_ns)
 		c->runq_max_ns = iv->runq_max_ns;
-	for (int i = 0; i < DBT_HIST_SLOTS; i++)
-		c->runq_hist[i] += iv->runq_hist[i];
 	for (int w = 0; w < DBT_SCHED_CPU_WORDS; w++)
 		c->cpus[w] |= iv->cpus[w];
 	c->cpus_beyond |= iv->cpus_beyond != 0;
@@ -206,6 +246,59 @@ static int proc_by_oncpu_desc(const void *a, const void *b)
 	if (x->total.oncpu_ns != y->total.oncpu_ns)
 		return x->total.oncpu_ns > y->total.oncpu_ns ? -1 : 1;
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* A thread's (pid, name) and its class, to find where a run-queue
+ * histogram goes. */
+struct named_class {
+	uint32_t pid;
+	const char *comm;
+	uint32_t cls;
+};
+
+static int by_name_key(const void *a, const void *b)
+{
+	const struct named_class *x = a, *y = b;
+
+	return key_cmp(x->pid, x->comm, y->pid, y->comm);
+}
+
+/* Each run-queue histogram's change since prev, into the class of a
+ * thread of cur with its process and name. */
+static int fold_runq(const struct sched_snapshot *prev, const struct sched_snapshot *cur,
+		     const struct class_map *map, struct sched_class_stats *acc)
+{
+	struct named_class *idx;
+	int n = 0;
+
+	if (!cur->n_rq)
+		return 0;
+	idx = malloc(sizeof(*idx) * (size_t)cur->n);
+	if (!idx)
+		return -ENOMEM;
+	for (int i = 0; i < cur->n; i++) {
+		const struct class_map_member *m = class_map_find(map, cur->t[i].pid, cur->t[i].tid);
+
+		if (m)
+			idx[n++] = (struct named_class){ cur->t[i].pid, cur->t[i].comm, m->cls };
+	}
+	qsort(idx, (size_t)n, sizeof(*idx), by_name_key);
+	for (int r = 0; r < cur->n_rq; r++) {
+		const struct sched_runq_sample *b = &cur->rq[r];
+		const struct sched_runq_sample *a = find_runq(prev, b->pid, b->comm);
+		struct named_class key = { b->pid, b->comm, 0 }, *hit;
+
+		hit = bsearch(&key, idx, (size_t)n, sizeof(*idx), by_name_key);
+		if (!hit)
+			continue;
+		if (a && a->born_ns != b->born_ns)
+			a = NULL;   /* evicted and made anew: counts from zero */
+		for (int i = 0; i < DBT_HIST_BUCKETS; i++)
+			/* u32 counters wrap: the difference modulo 2^32 */
+			acc[hit->cls].runq_hist[i] += (__u32)(b->buckets[i] - (a ? a->buckets[i] : 0));
+	}
+	free(idx);
+	return 0;
 }
 
 /* One process from its group's class sums acc (indexed by map class). */
@@ -277,6 +370,9 @@ int sched_interval_compute(const struct sched_snapshot *prev, const struct sched
 			thread_add(&acc[m->cls], sched_snapshot_find(prev, b->tid), b,
 				   cur->ival ? &cur->ival[i] : NULL);
 	}
+	err = fold_runq(prev, cur, map, acc);
+	if (err)
+		goto out;
 	for (size_t g = 0; g < map->n_groups; g++) {
 		struct sched_proc_stats *p = &out->procs[out->n_procs];
 
