@@ -262,6 +262,18 @@ static int take_runq(void *arg, uint32_t n)
 	return 0;
 }
 
+/* Deletes the run-queue histograms of names no thread has any more. */
+static int prune_runq(struct sched_collector *c, struct sched_snapshot *snap)
+{
+	int n = sched_snapshot_prune_runq(snap, c->runq_gone, DBT_SCHED_MAX_RUNQ_KEYS);
+
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n && i < DBT_SCHED_MAX_RUNQ_KEYS; i++)
+		bpf_map_delete_elem(c->runq_fd, &c->runq_gone[i]);
+	return 0;
+}
+
 /* The kernel's running total of a thread's on-CPU time
  * (se.sum_exec_runtime, brought up to date at every tick while it runs). */
 static int read_runtime(uint32_t tid, uint64_t *ns)
@@ -348,6 +360,8 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 			add_exited(c, snap->t[i].tid);
 	delete_exited(c);
 	err = place_recs(c, snap);
+	if (!err)
+		err = prune_runq(c, snap);
 	if (err)
 		return err;
 	for (int cpu = 0; cpu < c->ncpus; cpu++)

@@ -351,7 +351,8 @@ static void add_classes(struct prom_totals *t, const struct sched_interval *si)
 			e->v.oncpu_s += (double)c->oncpu_ns / 1e9;
 			e->v.vol += c->vol;
 			e->v.invol += c->invol;
-			hist_add(&e->v.runq, c->runq_hist, false);
+			if (c->runq_hist)
+				hist_add(&e->v.runq, c->runq_hist, false);
 			e->v.runq.sum_s += (double)c->runq_ns / 1e9;
 		}
 	}

@@ -69,7 +69,11 @@ struct sched_class_stats {
 	/* raw sums, kept for the summary and the findings */
 	uint64_t oncpu_ns, runq_ns, vol, invol, migrations, runq_max_ns;
 	uint64_t sirq_ns, net_sirq_ns;
-	__u64 runq_hist[DBT_HIST_BUCKETS];
+	/* run-queue delay, DBT_HIST_BUCKETS counts in ns (dbtrace/hist.h);
+	 * NULL: no wait seen. Out of line, 8 KB only where a class waited:
+	 * inline it made every class, summary row and copy 8 KB. Owned by
+	 * the interval or summary that holds the stats (freed with it). */
+	__u64 *runq_hist;
 	uint64_t cpus[DBT_SCHED_CPU_WORDS];
 	bool cpus_beyond;
 	int allowed_cpus;              /* filled by the caller (I/O); 0: unknown */
@@ -105,6 +109,13 @@ void sched_snapshot_free(struct sched_snapshot *s);
 struct sched_thread_sample *sched_snapshot_add(struct sched_snapshot *s);
 /* Appends a zeroed run-queue histogram and returns it (NULL on ENOMEM). */
 struct sched_runq_sample *sched_snapshot_add_runq(struct sched_snapshot *s);
+/* After sched_snapshot_sort(): drops the run-queue histograms of a
+ * (pid, name) no thread of s has any more (exited, renamed), whose waits
+ * no class would take, and returns how many, their keys first in
+ * gone[0..] (up to max). The collector deletes them from the kernel's map
+ * so that it holds live threads' histograms, not the last 1024 names
+ * ever seen. Returns -ENOMEM on failure. */
+int sched_snapshot_prune_runq(struct sched_snapshot *s, struct dbt_sched_runq_key *gone, int max);
 /* Sorts by tid, keeping one sample per tid, and the run-queue histograms
  * by (pid, comm); call once after filling. A
  * thread can be read twice (the sched collector reads task storage and

@@ -92,6 +92,28 @@ static void runq(struct sched_snapshot *s, uint32_t pid, const char *comm, uint6
 	r->buckets[bucket] = count;
 }
 
+/* Histograms of names no thread has any more are dropped and named. */
+static void test_prune_runq(void **state)
+{
+	struct sched_snapshot s;
+	struct dbt_sched_runq_key gone[4];
+
+	(void)state;
+	sched_snapshot_init(&s);
+	add(&s, 101, 100, "worker-1", NS, 1, 1);
+	runq(&s, 100, "worker-1", 1, 5, 1);
+	runq(&s, 100, "worker-2", 1, 5, 1);     /* renamed or exited */
+	runq(&s, 300, "worker-1", 1, 5, 1);     /* a process gone */
+	sched_snapshot_sort(&s);
+	assert_int_equal(sched_snapshot_prune_runq(&s, gone, 4), 2);
+	assert_int_equal(s.n_rq, 1);
+	assert_string_equal(s.rq[0].comm, "worker-1");
+	assert_int_equal(s.rq[0].pid, 100);
+	assert_true(gone[0].pid == 100 && !strcmp(gone[0].comm, "worker-2"));
+	assert_true(gone[1].pid == 300 && !strcmp(gone[1].comm, "worker-1"));
+	sched_snapshot_free(&s);
+}
+
 static void test_classes_rates_and_deltas(void **state)
 {
 	const uint32_t slow = dbt_hist_bucket(1500000);
@@ -340,6 +362,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sort_keeps_one_sample_per_thread),
+		cmocka_unit_test(test_prune_runq),
 		cmocka_unit_test(test_classes_rates_and_deltas),
 		cmocka_unit_test(test_filter_and_order),
 		cmocka_unit_test(test_overrides),
