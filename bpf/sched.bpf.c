@@ -39,6 +39,7 @@
 #include <bpf/bpf_core_read.h>
 #include "dbtrace/sched.h"
 #include "sirq_pending.bpf.h"
+#include "hist.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -216,7 +217,7 @@ static __always_inline void runq_hist_add(const struct dbt_sched_thread *th, __u
 			return;
 		}
 	}
-	__sync_fetch_and_add(&h->buckets[dbt_hist_bucket(wait)], 1);
+	__sync_fetch_and_add(&h->buckets[dbt_hist_index(wait)], 1);
 }
 
 /* Whether this switch-out is the thread's last: do_task_dead() has set
