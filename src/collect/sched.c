@@ -243,14 +243,21 @@ static void delete_exited(struct sched_collector *c)
 	c->n_exited = 0;
 }
 
+#define RUNQ_FULL 1
+
 static int take_runq(void *arg, uint32_t n)
 {
 	struct take_ctx *tc = arg;
 	struct sched_collector *c = tc->c;
 
 	for (uint32_t i = 0; i < n; i++) {
-		struct sched_runq_sample *r = sched_snapshot_add_runq(tc->snap);
+		struct sched_runq_sample *r;
 
+		/* a map changing under the walk can show an entry twice:
+		 * never keep more than it holds */
+		if (tc->snap->n_rq >= DBT_SCHED_MAX_RUNQ_KEYS)
+			return RUNQ_FULL;
+		r = sched_snapshot_add_runq(tc->snap);
 		if (!r)
 			return -ENOMEM;
 		r->pid = c->runq_keys[i].pid;
@@ -349,6 +356,8 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 	if (!err)
 		err = bpf_hash_stream(c->runq_fd, c->runq_keys, c->runq_vals, SCHED_RUNQ_CHUNK, false,
 				      DBT_SCHED_MAX_RUNQ_KEYS, take_runq, &tc);
+	if (err == RUNQ_FULL)
+		err = 0;
 	if (err)
 		return err;
 	sched_snapshot_sort(snap);

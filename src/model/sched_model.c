@@ -135,8 +135,16 @@ void sched_snapshot_sort(struct sched_snapshot *s)
 {
 	int kept = 0;
 
-	if (s->n_rq > 1)
+	if (s->n_rq > 1) {
+		int k = 1;
+
 		qsort(s->rq, (size_t)s->n_rq, sizeof(s->rq[0]), by_runq_key);
+		/* a walk of a changing map can meet an entry twice: once each */
+		for (int i = 1; i < s->n_rq; i++)
+			if (by_runq_key(&s->rq[k - 1], &s->rq[i]) && k++ != i)
+				s->rq[k - 1] = s->rq[i];
+		s->n_rq = k;
+	}
 	if (s->n < 2)
 		return;
 	qsort(s->t, (size_t)s->n, sizeof(s->t[0]), by_tid);

@@ -104,6 +104,7 @@ static void test_prune_runq(void **state)
 	runq(&s, 100, "worker-1", 1, 5, 1);
 	runq(&s, 100, "worker-2", 1, 5, 1);     /* renamed or exited */
 	runq(&s, 300, "worker-1", 1, 5, 1);     /* a process gone */
+	runq(&s, 100, "worker-1", 1, 5, 1);     /* met twice by the walk */
 	sched_snapshot_sort(&s);
 	assert_int_equal(sched_snapshot_prune_runq(&s, gone, 4), 2);
 	assert_int_equal(s.n_rq, 1);
