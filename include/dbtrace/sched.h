@@ -11,6 +11,7 @@
 #include <linux/types.h>
 #endif
 #include "dbtrace/hist.h"
+#include "dbtrace/sched_blocked.h"
 
 /* LRU capacity: per-thread state for at least 64k threads. */
 #define DBT_SCHED_MAX_THREADS 65536
@@ -63,6 +64,8 @@ struct dbt_sched_thread {
 	/* what every switch-out touches comes above, in few cache lines */
 	char pcomm[16];               /* the process's (group leader's) comm */
 	struct dbt_sched_ival ival[2];
+	/* blocked time by reason (bpf/sched_blocked.bpf.h) */
+	struct dbt_sched_blocked blk;
 };
 
 /* What each CPU is running now (per-CPU array, one element), so a thread

@@ -4,6 +4,7 @@
  * instead of becoming one tree of the whole document. */
 #define _GNU_SOURCE
 #include "capture/capture_read.h"
+#include "capture/capture_time.h"
 #include "capture/capture_loss.h"
 #include "capture/capture_write.h"
 #include "core/vec.h"
@@ -211,6 +212,7 @@ static void read_class(json_object *o, struct sched_class_stats *c)
 	c->runnable_avg = jnum(o, "runnable_avg");
 	c->softirq_lost_pct = jnum(o, "softirq_lost_pct");
 	c->net_softirq_lost_pct = jnum(o, "net_softirq_lost_pct");
+	capture_time_read(o, &c->time);
 	if (ran) {
 		char list[256];
 		char *plus;

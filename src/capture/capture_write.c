@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "capture/capture_write.h"
 #include "capture/capture_loss.h"
+#include "capture/capture_time.h"
 #include "core/atomic_file.h"
 #include "model/softirq_vec.h"
 
@@ -145,6 +146,7 @@ static json_object *class_fields(json_object *o, const struct sched_class_stats 
 	json_object_object_add(o, "softirq_lost_pct", num(c->softirq_lost_pct));
 	json_object_object_add(o, "net_softirq_lost_pct", num(c->net_softirq_lost_pct));
 	json_object_object_add(o, "cpus_ran_on", json_object_new_string(cpus));
+	capture_time_write(o, &c->time);
 	return o;
 }
 

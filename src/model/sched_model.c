@@ -114,6 +114,7 @@ void sched_class_finish(struct sched_class_stats *c, double dt_s)
 		c->softirq_lost_pct = 100;
 	if (c->net_softirq_lost_pct > 100)
 		c->net_softirq_lost_pct = 100;
+	class_time_finish(&c->time);
 	c->runq_p50_us = hist_percentile(c->runq_hist, DBT_HIST_SLOTS, 0.50);
 	c->runq_p99_us = hist_percentile(c->runq_hist, DBT_HIST_SLOTS, 0.99);
 	c->runq_max_us = hist_total(c->runq_hist, DBT_HIST_SLOTS) ? (double)c->runq_max_ns / 1000.0 : NAN;
@@ -141,12 +142,24 @@ static void class_add(struct sched_class_stats *a, const struct sched_class_stat
 	for (int w = 0; w < DBT_SCHED_CPU_WORDS; w++)
 		a->cpus[w] |= b->cpus[w];
 	a->cpus_beyond |= b->cpus_beyond;
+	class_time_add(&a->time, &b->time);
 }
 
-static void thread_add(struct sched_class_stats *c, const struct sched_thread_sample *a,
+static struct class_time_sample time_sample(const struct sched_thread_sample *t, uint64_t mono_ns)
+{
+	return (struct class_time_sample){ mono_ns, t->oncpu_ns, t->runq_ns, t->sirq_ns, &t->blk };
+}
+
+static void thread_add(struct sched_class_stats *c, const struct sched_snapshot *prev,
+		       const struct sched_thread_sample *a, const struct sched_snapshot *cur,
 		       const struct sched_thread_sample *b, const struct dbt_sched_ival *iv)
 {
 	static const struct sched_thread_sample zero;
+	struct class_time_sample ta, tb = time_sample(b, cur->mono_ns);
+
+	if (a)
+		ta = time_sample(a, prev->mono_ns);
+	class_time_thread(&c->time, a ? &ta : NULL, &tb, prev->mono_ns);
 
 	if (!a)
 		a = &zero;   /* first seen in this interval: its counters started at 0 */
@@ -274,7 +287,7 @@ int sched_interval_compute(const struct sched_snapshot *prev, const struct sched
 		const struct class_map_member *m = class_map_find(map, b->pid, b->tid);
 
 		if (m)
-			thread_add(&acc[m->cls], sched_snapshot_find(prev, b->tid), b,
+			thread_add(&acc[m->cls], prev, sched_snapshot_find(prev, b->tid), cur, b,
 				   cur->ival ? &cur->ival[i] : NULL);
 	}
 	for (size_t g = 0; g < map->n_groups; g++) {

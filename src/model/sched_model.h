@@ -9,6 +9,7 @@
 #include "dbtrace/hist.h"
 #include "dbtrace/sched.h"
 #include "model/class_map.h"
+#include "model/class_time.h"
 #include "model/thread_class.h"
 
 /* One thread at one snapshot: cumulative counters. Kept small: two
@@ -25,6 +26,7 @@ struct sched_thread_sample {
 	/* the kernel's on-CPU total when dbtrace first saw it (0: born
 	 * since): /proc's running total minus this is oncpu_ns */
 	uint64_t base_oncpu_ns;
+	struct dbt_sched_blocked blk;  /* blocked time by reason (model/class_time.h) */
 };
 
 struct sched_snapshot {
@@ -61,6 +63,7 @@ struct sched_class_stats {
 	uint64_t cpus[DBT_SCHED_CPU_WORDS];
 	bool cpus_beyond;
 	int allowed_cpus;              /* filled by the caller (I/O); 0: unknown */
+	struct class_time time;        /* the wall-time budget */
 };
 
 struct sched_proc_stats {

@@ -1,0 +1,19 @@
+/* The wall-time budget's fields in a capture (docs/capture-schema.md):
+ * "time" and "blocked_by_syscall" of each class and process object. Kept
+ * apart from capture_write.c and capture_read.c, which only call these. */
+#ifndef DBTRACE_CAPTURE_CAPTURE_TIME_H
+#define DBTRACE_CAPTURE_CAPTURE_TIME_H
+
+#include "model/class_time.h"
+
+struct json_object;
+
+/* The top syscalls behind pipe_other a capture names. */
+#define CAPTURE_TIME_SYSCALLS 3
+
+/* Adds "time" (null without thread time) and "blocked_by_syscall". */
+void capture_time_write(struct json_object *o, const struct class_time *t);
+/* Reads them back; a capture without them leaves t zeroed, its shares NAN. */
+void capture_time_read(struct json_object *o, struct class_time *t);
+
+#endif
