@@ -107,7 +107,8 @@ static void thread_syscalls(struct class_time *ct, const struct dbt_sched_blocke
  * or has just been woken), so the rest is run-queue time; a blocked one's
  * rest goes to its reason. A negative rest (the states overran the alive
  * time: two clocks read microseconds apart) is taken off the blocked
- * states, which are the ones timed by the clock.
+ * states, which are the ones timed by the clock, and only when it is
+ * larger than those, off every state alike: a share never passes 100%.
  */
 void class_time_thread(struct class_time *ct, const struct class_time_sample *a,
 		       const struct class_time_sample *b, uint64_t start_mono_ns)
@@ -117,7 +118,11 @@ void class_time_thread(struct class_time *ct, const struct class_time_sample *a,
 	uint64_t blocked = 0, sum;
 	int64_t rest;
 
-	if (bb->seen_ns > t0)
+	/* a thread first seen since the window began counts from when its
+	 * totals began, even before it: a thread born just before the last
+	 * snapshot that had not yet left a CPU has its first wait and run in
+	 * this interval's totals */
+	if (!a || bb->seen_ns > t0)
 		t0 = bb->seen_ns;
 	if (bb->exit_ns && bb->exit_ns < t1)
 		t1 = bb->exit_ns;
@@ -138,11 +143,21 @@ void class_time_thread(struct class_time *ct, const struct class_time_sample *a,
 		blk[bb->reason] += (uint64_t)rest;
 	} else if (rest > 0) {
 		runq += (uint64_t)rest;
-	} else if (rest < 0 && blocked) {
-		uint64_t over = (uint64_t)-rest < blocked ? (uint64_t)-rest : blocked;
-
+	} else if (rest < 0 && (uint64_t)-rest <= blocked) {
 		for (int r = 0; r < DBT_BLK_REASONS; r++)
-			blk[r] -= (uint64_t)((double)blk[r] * (double)over / (double)blocked);
+			blk[r] -= (uint64_t)((double)blk[r] * (double)-rest / (double)blocked);
+	} else if (rest < 0) {
+		/* more than the blocked time: the run in progress read from /proc
+		 * after the snapshot's clock, or a thread whose totals began
+		 * before what its record says; the residual keeps the size of it */
+		double f = sum ? (double)alive / (double)sum : 0;
+
+		memset(blk, 0, sizeof(blk));
+		sirq = (uint64_t)((double)sirq * f);
+		oncpu = (uint64_t)((double)oncpu * f);
+		runq = (uint64_t)((double)runq * f);
+		if (sirq > oncpu)
+			sirq = oncpu;
 	}
 	ct->thread_ns += alive;
 	ct->ns[CT_ONCPU] += oncpu - sirq;

@@ -4,10 +4,13 @@
  *   sleeper     runs 30% of each 100 ms period, nanosleeps the rest
  *   locker-N    three threads taking turns on one mutex held 2 ms: futex
  *   recv        recv()/read() on a socket fed a datagram every 5 ms: net
- *   feed        the feeder: nanosleep
- *   diskrd      O_DIRECT 4 KiB reads at random offsets of a file in DIR: disk
+ *   piperd      read() on a pipe fed a byte every 5 ms: pipe_other (read)
+ *   feed        the feeder of both: nanosleep
+ *   diskrd      O_DIRECT 4 KiB reads at random offsets of PATH: disk
  *
- * usage: time_classes [-d SECONDS] DIR
+ * usage: time_classes [-d SECONDS] PATH
+ * PATH is a block device (a loop device works on any file system, tmpfs
+ * too), read as it is, or a directory on a disk, where a file is written.
  * Prints its pid, runs for SECONDS, then one line per class:
  *   class NAME threads=N wall_s=X oncpu_pct=X runq_pct=X STATE_pct=X other_pct=X
  * oncpu is CLOCK_THREAD_CPUTIME_ID; runq the run_delay of
@@ -41,8 +44,9 @@
 
 static atomic_int stop;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static int sock[2];
+static int sock[2], pipe_fds[2];
 static int disk_fd;
+static off_t disk_blocks;
 
 /* One thread's own account. */
 struct account {
@@ -59,17 +63,26 @@ static double cpu_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The thread's run_delay, from its own schedstat file, kept open and
+ * read with pread: stdio's fopen takes a process-wide lock, which made
+ * the lockers wait on a futex outside the calls they time. */
+static __thread int schedstat_fd = -1;
+
 static double run_delay_s(void)
 {
 	unsigned long long run, delay;
-	FILE *f = fopen("/proc/thread-self/schedstat", "r");
-	int n;
+	char buf[128];
+	ssize_t n;
 
-	if (!f)
+	if (schedstat_fd < 0)
+		schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	if (schedstat_fd < 0)
 		die("/proc/thread-self/schedstat");
-	n = fscanf(f, "%llu %llu", &run, &delay);
-	fclose(f);
-	if (n != 2)
+	n = pread(schedstat_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		die("schedstat");
+	buf[n] = 0;
+	if (sscanf(buf, "%llu %llu", &run, &delay) != 2)
 		die("schedstat");
 	return (double)delay / 1e9;
 }
@@ -128,7 +141,11 @@ static void run_locker(struct account *a)
 		pthread_mutex_lock(&lock);
 		call_end(&c, a);
 		spin_until(now_s() + HOLD_US / 1e6);
+		/* the unlock's FUTEX_WAKE blocks too, on 6.18 (its futex hash
+		 * of the process): timed, it is futex time as well */
+		call_begin(&c);
 		pthread_mutex_unlock(&lock);
+		call_end(&c, a);
 	}
 }
 
@@ -152,12 +169,30 @@ static void run_recv(struct account *a)
 	}
 }
 
+static void run_piperd(struct account *a)
+{
+	char buf[64];
+
+	for (;;) {
+		struct call c;
+		ssize_t r;
+
+		call_begin(&c);
+		r = read(pipe_fds[0], buf, sizeof(buf));
+		call_end(&c, a);
+		if (r < 0)
+			die("read pipe");
+		if (r == 0)
+			break;
+	}
+}
+
 static void run_feed(struct account *a)
 {
 	while (!atomic_load(&stop)) {
 		struct call c;
 
-		if (send(sock[1], "data", 4, 0) < 0)
+		if (send(sock[1], "data", 4, 0) < 0 || write(pipe_fds[1], "d", 1) != 1)
 			die("send");
 		call_begin(&c);
 		sleep_us(FEED_US);
@@ -165,6 +200,7 @@ static void run_feed(struct account *a)
 	}
 	if (send(sock[1], "q", 1, 0) < 0)
 		die("send");
+	close(pipe_fds[1]);
 }
 
 static void run_disk(struct account *a)
@@ -175,7 +211,7 @@ static void run_disk(struct account *a)
 	if (posix_memalign(&buf, BLOCK, BLOCK))
 		die("posix_memalign");
 	while (!atomic_load(&stop)) {
-		off_t off = (off_t)(rand_r(&seed) % (FILE_BYTES / BLOCK)) * BLOCK;
+		off_t off = (off_t)rand_r(&seed) % disk_blocks * BLOCK;
 		struct call c;
 
 		call_begin(&c);
@@ -210,11 +246,24 @@ static void *thread_main(void *arg)
 
 /* A file of real data (not a hole: O_DIRECT reads of a hole do no I/O),
  * on disk before the reads start. */
-static void make_file(const char *dir)
+static void open_disk(const char *dir)
 {
-	char path[4096], *chunk = malloc(1 << 20);
+	char path[4096], *chunk;
+	struct stat st;
 	int fd;
 
+	if (stat(dir, &st))
+		die(dir);
+	if (S_ISBLK(st.st_mode)) {
+		disk_fd = open(dir, O_RDONLY | O_DIRECT);
+		if (disk_fd < 0)
+			die(dir);
+		disk_blocks = lseek(disk_fd, 0, SEEK_END) / BLOCK;
+		if (disk_blocks <= 0)
+			die("empty block device");
+		return;
+	}
+	chunk = malloc(1 << 20);
 	snprintf(path, sizeof(path), "%s/time_classes.data", dir);
 	fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
 	if (fd < 0 || !chunk)
@@ -231,6 +280,7 @@ static void make_file(const char *dir)
 	if (disk_fd < 0)
 		die("open O_DIRECT");
 	unlink(path);
+	disk_blocks = FILE_BYTES / BLOCK;
 }
 
 int main(int argc, char **argv)
@@ -242,6 +292,7 @@ int main(int argc, char **argv)
 		{ .a = { .cls = "locker-*", .state = "futex" }, .name = "locker-1", .run = run_locker },
 		{ .a = { .cls = "locker-*", .state = "futex" }, .name = "locker-2", .run = run_locker },
 		{ .a = { .cls = "recv", .state = "net" }, .name = "recv", .run = run_recv },
+		{ .a = { .cls = "piperd", .state = "pipe_other" }, .name = "piperd", .run = run_piperd },
 		{ .a = { .cls = "feed", .state = "sleep" }, .name = "feed", .run = run_feed },
 		{ .a = { .cls = "diskrd", .state = "disk" }, .name = "diskrd", .run = run_disk },
 	};
@@ -252,17 +303,17 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "d:")) != -1) {
 		if (opt != 'd') {
-			fprintf(stderr, "usage: time_classes [-d SECONDS] DIR\n");
+			fprintf(stderr, "usage: time_classes [-d SECONDS] PATH\n");
 			return 2;
 		}
 		seconds = atof(optarg);
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: time_classes [-d SECONDS] DIR\n");
+		fprintf(stderr, "usage: time_classes [-d SECONDS] PATH\n");
 		return 2;
 	}
-	make_file(argv[optind]);
-	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sock))
+	open_disk(argv[optind]);
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sock) || pipe(pipe_fds))
 		die("socketpair");
 	printf("pid %d\n", getpid());
 	fflush(stdout);

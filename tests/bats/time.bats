@@ -1,0 +1,72 @@
+#!/usr/bin/env bats
+# The wall-time budget per class (classes[].time): each state against the
+# load's own account of its threads (tests/tools/time_classes.c: its CPU
+# clock, /proc/thread-self/schedstat's run-queue clock, and its own timing
+# of each blocking call).
+
+load helpers/common
+
+setup() { make_scratch; }
+teardown() {
+	stop_bg
+	[ -n "${LOOP:-}" ] && losetup -d "$LOOP"
+	remove_scratch
+}
+
+# the load's line for class $1, field $2 (e.g. oncpu_pct)
+load_field() {
+	sed -n "s/^class $(sed 's/[*]/[*]/g' <<<"$1") .* $2=\([-0-9.]*\).*/\1/p" "$OUT.load"
+}
+
+# dbtrace's summary of class $1: jq path $2 under it
+class_time() {
+	jq -r --arg c "$1" --argjson pid "$(cat "$OUT.pid")" \
+		".processes[] | select(.pid == \$pid) | .classes[] | select(.name == \$c) | $2" "$OUT"
+}
+
+# |a-b| <= d
+within_abs() {
+	awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN { x = a - b; if (x < 0) x = -x; exit !(x <= d) }'
+}
+
+# The load lives entirely inside the capture, so each class's budget
+# covers its threads' whole lives, as the load's own account does. Its
+# disk reads go to a loop device (O_DIRECT works there on any file
+# system, the VM's tmpfs included).
+# bats test_tags=vm
+@test "time: every class's states agree with the load's own timing within 5 points and sum to 100%" {
+	truncate -s 16M "$SCRATCH/disk.img"
+	LOOP="$(losetup -f --show "$SCRATCH/disk.img")"
+	OUT="$SCRATCH/run.json"
+	capture_around "$OUT" 8 "$TOOLS/time_classes" -d 5 "$LOOP"
+	"$VALIDATE" "$OUT"
+	local cls state got want sum res failed=0
+	while read -r cls state; do
+		sum="$(class_time "$cls" .time.sum_pct)"
+		res="$(class_time "$cls" .time.residual_pct)"
+		echo "$cls: sum ${sum}%, residual ${res}%"
+		within_abs "$sum" 100 1 || failed=1
+		# what the states measured apart add up to: the sum is not just
+		# made to close by assigning the rest
+		within_abs "$res" 0 2 || failed=1
+		for pair in oncpu:oncpu_pct runqueue:runq_pct "$state:${state}_pct"; do
+			got="$(class_time "$cls" ".time.share_pct.${pair%%:*}")"
+			want="$(load_field "$cls" "${pair#*:}")"
+			echo "  ${pair%%:*}: dbtrace $got%, load $want%"
+			within_abs "$got" "$want" 5 || failed=1
+		done
+	done <<-EOF
+		spin oncpu
+		sleeper sleep
+		locker-* futex
+		recv net
+		piperd pipe_other
+		feed sleep
+		diskrd disk
+	EOF
+	# the syscall behind the pipe reader's pipe_other time
+	got="$(class_time piperd '.blocked_by_syscall[0].syscall')"
+	echo "piperd's top syscall: $got"
+	[ "$got" = read ]
+	[ "$failed" -eq 0 ]
+}
