@@ -28,7 +28,7 @@ static const struct argp_option options[] = {
 	{ "verbose", 'v', NULL, 0, "show libbpf's messages and probe details", 0 },
 	{ "batch", OPT_BATCH, NULL, 0, "top: plain-text tables, one per interval", 0 },
 	{ "sort", OPT_SORT, "KEY", 0, "top: initial sort column key", 0 },
-	{ "view", OPT_VIEW, "VIEW", 0, "top: start in the cpus (default), classes or net view", 0 },
+	{ "view", OPT_VIEW, "VIEW", 0, "top: start in the cpus (default), classes, time or net view", 0 },
 	{ "families", OPT_FAMILIES, "LIST", 0, "probe families to load (default all): "
 	  "softirq,sched,clock,net,loss", 0 },
 	{ "port", OPT_PORT, "PORT", 0, "net: only this service port in the port rows (repeatable), "
@@ -246,8 +246,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_VIEW:
 		cfg->view_classes = !strcmp(arg, "classes");
 		cfg->view_net = !strcmp(arg, "net");
-		if (!cfg->view_classes && !cfg->view_net && strcmp(arg, "cpus"))
-			return fail(ctx, "bad view '%s': cpus, classes or net", arg);
+		cfg->view_time = !strcmp(arg, "time");
+		if (!cfg->view_classes && !cfg->view_net && !cfg->view_time && strcmp(arg, "cpus"))
+			return fail(ctx, "bad view '%s': cpus, classes, time or net", arg);
 		break;
 	case OPT_COMM:
 		if (!*arg || strlen(arg) > 15)

@@ -35,6 +35,7 @@ within_abs() {
 # system, the VM's tmpfs included).
 # bats test_tags=vm
 @test "time: every class's states agree with the load's own timing within 5 points and sum to 100%" {
+	[ -e /dev/loop-control ] || modprobe loop
 	truncate -s 16M "$SCRATCH/disk.img"
 	LOOP="$(losetup -f --show "$SCRATCH/disk.img")"
 	OUT="$SCRATCH/run.json"
