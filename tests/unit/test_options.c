@@ -222,8 +222,11 @@ static void test_net_view_and_ports(void **state)
 	assert_int_equal(parse(&cfg, err, 3, "top", "--view", "classes"), 0);
 	assert_true(cfg.view_classes);
 	assert_false(cfg.view_net);
+	assert_int_equal(parse(&cfg, err, 3, "top", "--view", "time"), 0);
+	assert_true(cfg.view_time);
+	assert_false(cfg.view_classes || cfg.view_net);
 	assert_int_equal(parse(&cfg, err, 3, "top", "--view", "disks"), -EINVAL);
-	assert_non_null(strstr(err, "cpus, classes or net"));
+	assert_non_null(strstr(err, "cpus, classes, time or net"));
 	assert_int_equal(parse(&cfg, err, 3, "capture", "--port", "0"), -EINVAL);
 	assert_non_null(strstr(err, "bad port '0'"));
 	assert_int_equal(parse(&cfg, err, 3, "capture", "--port", "65536"), -EINVAL);
