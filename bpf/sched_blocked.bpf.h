@@ -111,8 +111,10 @@ static __always_inline __u32 syscall_reason(struct task_struct *t, long nr, __u6
 	return DBT_BLK_PIPE_OTHER;
 }
 
-/* Why t is blocking now; *nr its syscall or -1. */
-static __always_inline __u32 block_reason(struct task_struct *t, __s32 *nr, const bool typed)
+/* Why t is blocking now; *nr its syscall or -1, *arg0 the syscall's
+ * first argument. */
+static __always_inline __u32 block_reason(struct task_struct *t, __s32 *nr, __u64 *arg0p,
+					  const bool typed)
 {
 	struct pt_regs *regs;
 	long orig_ax, ax;
@@ -139,6 +141,7 @@ static __always_inline __u32 block_reason(struct task_struct *t, __s32 *nr, cons
 	if (ax != -DBT_ENOSYS || orig_ax < 0)
 		return DBT_BLK_KERNEL;
 	*nr = (__s32)orig_ax;
+	*arg0p = arg0;
 	return syscall_reason(t, orig_ax, arg0);
 }
 
@@ -159,6 +162,25 @@ static __always_inline __u64 blocked_settle(struct dbt_sched_blocked *b, __u64 o
 	asm volatile("%0 &= 7" : "+r"(r));
 	if (r < DBT_BLK_REASONS)
 		b->ns[r] += d;
+	if (r == DBT_BLK_FUTEX) {
+		__u32 bucket = dbt_blk_futex_bucket(d);
+		int slot = -1;
+
+		if (bucket < DBT_BLK_FUTEX_HIST)
+			b->futex_hist[bucket]++;
+		for (int i = 0; i < DBT_BLK_FUTEX_SLOTS; i++) {
+			if (b->futex_ns[i] && b->futex_addr[i] == b->futex_uaddr) {
+				slot = i;
+				break;
+			}
+			if (!b->futex_ns[i] && slot < 0)
+				slot = i;
+		}
+		if (slot >= 0 && slot < DBT_BLK_FUTEX_SLOTS) {
+			b->futex_addr[slot] = b->futex_uaddr;
+			b->futex_ns[slot] += d;
+		}
+	}
 	if (r == DBT_BLK_PIPE_OTHER) {
 		int slot = -1;
 
@@ -194,7 +216,8 @@ static __always_inline void blocked_switch_out(struct dbt_sched_thread *th, stru
 	}
 	if (preempt || !bpf_core_field_exists(prev->__state) || !KREAD(typed, prev, __state))
 		return;
-	b->reason = block_reason(prev, &b->nr, typed);
+	b->futex_uaddr = 0;
+	b->reason = block_reason(prev, &b->nr, &b->futex_uaddr, typed);
 	b->since_ns = now ? now : bpf_ktime_get_ns();
 	b->since_oncpu_ns = th->oncpu_ns;
 	b->since_runq_ns = th->runq_ns;

@@ -11,6 +11,7 @@
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
 #endif
+#include "dbtrace/hist.h"
 
 /* Why a thread blocked. The order is the capture's and the view's. */
 enum dbt_block_reason {
@@ -25,6 +26,15 @@ enum dbt_block_reason {
 
 /* Syscalls whose pipe_other time a thread keeps apart; the rest is summed. */
 #define DBT_BLK_SYSCALL_SLOTS 3
+/* Futex words whose wait time a thread keeps apart. */
+#define DBT_BLK_FUTEX_SLOTS 2
+/* The futex wait histogram: its size and its one bucketing call, so a
+ * change of hist.h's buckets is made here. */
+#define DBT_BLK_FUTEX_HIST DBT_HIST_SLOTS
+static inline __u32 dbt_blk_futex_bucket(__u64 ns)
+{
+	return dbt_log2_slot(ns / 1000);
+}
 
 /* Appended to struct dbt_sched_thread. Times are CLOCK_MONOTONIC ns
  * (bpf_ktime_get_ns), read only on switch-outs that block or that end
@@ -44,6 +54,15 @@ struct dbt_sched_blocked {
 	__u32 pad;
 	__u64 sys_ns[DBT_BLK_SYSCALL_SLOTS];
 	__u64 blocks;                 /* blocking switch-outs */
+	/* futex waits: the word of the one in progress (the syscall's
+	 * first argument; futex_waitv's is its array of waiters), the time
+	 * on the first words met (a slot keeps its word for the thread's
+	 * life; free while futex_ns is 0) and each wait's length */
+	__u64 futex_uaddr;
+	__u64 futex_addr[DBT_BLK_FUTEX_SLOTS];
+	__u64 futex_ns[DBT_BLK_FUTEX_SLOTS];
+	__u32 futex_hist[DBT_BLK_FUTEX_HIST];
+	__u32 pad2;
 };
 
 #endif /* DBTRACE_SCHED_BLOCKED_H */

@@ -4,6 +4,7 @@
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static json_object *num(double v)
@@ -32,6 +33,40 @@ static json_object *syscalls(const struct class_time *t)
 	return a;
 }
 
+/* The futex detail: wait percentiles, the non-empty histogram buckets,
+ * the top words with their share of the class's blocked time. */
+static json_object *futex(const struct class_time *t)
+{
+	json_object *o = json_object_new_object(), *lows = json_object_new_array();
+	json_object *counts = json_object_new_array(), *top = json_object_new_array();
+	uint64_t blocked = 0;
+
+	for (int s = CT_BLOCKED_FIRST; s < CT_STATES; s++)
+		blocked += t->ns[s];
+	for (int i = 0; i < DBT_BLK_FUTEX_HIST; i++)
+		if (t->futex_hist[i]) {
+			json_object_array_add(lows, json_object_new_int64((int64_t)dbt_slot_low((__u32)i)));
+			json_object_array_add(counts, json_object_new_int64((int64_t)t->futex_hist[i]));
+		}
+	for (int i = 0; i < t->n_futex && i < CAPTURE_TIME_FUTEXES; i++) {
+		json_object *w = json_object_new_object();
+		char addr[24];
+		double share = blocked ? 100.0 * (double)t->futex_ns[i] / (double)blocked : NAN;
+
+		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)t->futex_addr[i]);
+		json_object_object_add(w, "address", json_object_new_string(addr));
+		json_object_object_add(w, "seconds", num((double)t->futex_ns[i] / 1e9));
+		json_object_object_add(w, "blocked_share_pct", num(share > 100 ? 100 : share));
+		json_object_array_add(top, w);
+	}
+	json_object_object_add(o, "wait_p50_us", num(t->futex_p50_us));
+	json_object_object_add(o, "wait_p99_us", num(t->futex_p99_us));
+	json_object_object_add(o, "wait_hist_low_us", lows);
+	json_object_object_add(o, "wait_hist_count", counts);
+	json_object_object_add(o, "top_addresses", top);
+	return o;
+}
+
 void capture_time_write(json_object *o, const struct class_time *t)
 {
 	json_object *time, *pct, *sec;
@@ -54,6 +89,7 @@ void capture_time_write(json_object *o, const struct class_time *t)
 	json_object_object_add(time, "seconds", sec);
 	json_object_object_add(time, "sum_pct", num(t->sum_pct));
 	json_object_object_add(time, "residual_pct", num(t->residual_pct));
+	json_object_object_add(time, "futex", t->n_futex || t->ns[CT_FUTEX] ? futex(t) : NULL);
 	json_object_object_add(o, "time", time);
 }
 
@@ -80,6 +116,34 @@ static uint64_t ns_of(double s)
 	return isfinite(s) && s > 0 ? (uint64_t)(s * 1e9 + 0.5) : 0;
 }
 
+static void read_futex(json_object *f, struct class_time *t)
+{
+	json_object *lows, *counts, *top;
+
+	if (!f)
+		return;
+	if (json_object_object_get_ex(f, "wait_hist_low_us", &lows) &&
+	    json_object_object_get_ex(f, "wait_hist_count", &counts) &&
+	    json_object_is_type(lows, json_type_array) && json_object_is_type(counts, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(lows) && i < json_object_array_length(counts); i++) {
+			int64_t low = json_object_get_int64(json_object_array_get_idx(lows, i));
+			int64_t n = json_object_get_int64(json_object_array_get_idx(counts, i));
+			__u32 slot = dbt_blk_futex_bucket((__u64)(low > 0 ? low : 0) * 1000);
+
+			if (n > 0 && slot < DBT_BLK_FUTEX_HIST)
+				t->futex_hist[slot] += (__u64)n;
+		}
+	if (json_object_object_get_ex(f, "top_addresses", &top) && json_object_is_type(top, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(top) && t->n_futex < CLASS_TIME_FUTEXES; i++) {
+			json_object *w = json_object_array_get_idx(top, i), *a;
+
+			if (!json_object_object_get_ex(w, "address", &a))
+				continue;
+			t->futex_addr[t->n_futex] = strtoull(json_object_get_string(a), NULL, 16);
+			t->futex_ns[t->n_futex++] = ns_of(member_num(w, "seconds"));
+		}
+}
+
 void capture_time_read(json_object *o, struct class_time *t)
 {
 	json_object *time = member_obj(o, "time"), *sec = member_obj(time, "seconds"), *a;
@@ -100,5 +164,6 @@ void capture_time_read(json_object *o, struct class_time *t)
 			t->sys_nr[t->n_sys] = json_object_get_int(nr);
 			t->sys_ns[t->n_sys++] = ns_of(member_num(s, "seconds"));
 		}
+	read_futex(member_obj(time, "futex"), t);
 	class_time_finish(t);
 }

@@ -10,8 +10,11 @@ struct json_object;
 
 /* The top syscalls behind pipe_other a capture names. */
 #define CAPTURE_TIME_SYSCALLS 3
+/* The futex words a capture names per class. */
+#define CAPTURE_TIME_FUTEXES 3
 
-/* Adds "time" (null without thread time) and "blocked_by_syscall". */
+/* Adds "time" (null without thread time; with "futex" when the class
+ * waited on one) and "blocked_by_syscall". */
 void capture_time_write(struct json_object *o, const struct class_time *t);
 /* Reads them back; a capture without them leaves t zeroed, its shares NAN. */
 void capture_time_read(struct json_object *o, struct class_time *t);

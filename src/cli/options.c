@@ -14,7 +14,7 @@
 
 enum { OPT_BATCH = 0x100, OPT_SORT, OPT_VIEW, OPT_COMM, OPT_CLASS, OPT_RUNQ,
        OPT_SAMPLE_HZ, OPT_CLOCK_PCT, OPT_CLOCK_SYS, OPT_PORT, OPT_JSON, OPT_ROOT,
-       OPT_LISTEN, OPT_TOP_N, OPT_FAMILIES };
+       OPT_LISTEN, OPT_TOP_N, OPT_FAMILIES, OPT_FUTEX_PCT, OPT_DISK_PCT, OPT_NET_WAIT_PCT };
 
 
 /* The one description of every option: the parser reads it, and argp
@@ -37,6 +37,11 @@ static const struct argp_option options[] = {
 	{ "class", OPT_CLASS, "NAME=GLOB", 0, "name a thread class (repeatable), e.g. "
 	  "workers='TNT_*'", 0 },
 	{ "runq-p99-ms", OPT_RUNQ, "MS", 0, "oversubscription threshold (default 1)", 0 },
+	{ "futex-pct", OPT_FUTEX_PCT, "PCT", 0, "lock_contention: futex share of a class's time "
+	  "(default 30)", 0 },
+	{ "disk-pct", OPT_DISK_PCT, "PCT", 0, "io_bound: disk-wait share of a class's time (default 30)", 0 },
+	{ "net-wait-pct", OPT_NET_WAIT_PCT, "PCT", 0, "net_wait_dominant: network-wait share of a "
+	  "class's time (default 50)", 0 },
 	{ "sample-hz", OPT_SAMPLE_HZ, "HZ", 0, "clock: CPU samples/s per CPU (default 499, 1-10000)", 0 },
 	{ "clock-vdso-pct", OPT_CLOCK_PCT, "PCT", 0, "gettimeofday_hotspot: vDSO share of a "
 	  "process's CPU samples (default 10)", 0 },
@@ -282,6 +287,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (parse_number(arg, 1, 10000, &v) || v != floor(v))
 			return fail(ctx, "bad sample rate '%s': a whole number of Hz from 1 to 10000", arg);
 		cfg->sample_hz = (unsigned int)v;
+		break;
+	}
+	case OPT_FUTEX_PCT:
+	case OPT_DISK_PCT:
+	case OPT_NET_WAIT_PCT: {
+		double *v = key == OPT_FUTEX_PCT ? &cfg->futex_pct
+			    : key == OPT_DISK_PCT ? &cfg->disk_pct : &cfg->net_wait_pct;
+
+		if (parse_number(arg, 0, 100, v) || *v <= 0)
+			return fail(ctx, "bad share '%s': a percentage above 0, up to 100", arg);
 		break;
 	}
 	case OPT_CLOCK_PCT:

@@ -60,6 +60,9 @@ struct dbt_config {
 	struct tclass_override classes[DBT_MAX_CLASS_OVERRIDES];  /* --class NAME=GLOB */
 	int n_classes;
 	double runq_p99_us;     /* oversubscription threshold */
+	double futex_pct;       /* lock_contention: futex share of a class's time; 0: default */
+	double disk_pct;        /* io_bound: disk-wait share; 0: default */
+	double net_wait_pct;    /* net_wait_dominant: net-wait share; 0: default */
 	unsigned int sample_hz; /* clock family: CPU-clock samples per second per CPU */
 	unsigned int families;  /* --families: bit per dbt_family_names entry; 0 = all */
 	double clock_vdso_pct;  /* gettimeofday_hotspot: vDSO share threshold, % of CPU samples */

@@ -56,33 +56,64 @@ uint64_t class_time_blocked_ns(const struct class_time_sample *s, int r)
 	return ns;
 }
 
-static void sys_add(struct class_time *ct, int32_t nr, uint64_t ns)
+/* Adds ns to key's entry of a small table (keys[], vals[], *n of cap);
+ * when it is full, the smallest entry gives way to a larger newcomer. */
+static void top_add(uint64_t *keys, uint64_t *vals, int *n, int cap, uint64_t key, uint64_t ns)
 {
 	int i;
 
 	if (!ns)
 		return;
-	for (i = 0; i < ct->n_sys; i++)
-		if (ct->sys_nr[i] == nr)
+	for (i = 0; i < *n; i++)
+		if (keys[i] == key)
 			break;
-	if (i == ct->n_sys) {
-		if (ct->n_sys == CLASS_TIME_SYSCALLS) {
-			/* full: the smallest gives way if this one is larger */
+	if (i == *n) {
+		if (*n == cap) {
 			int min = 0;
 
-			for (int k = 1; k < ct->n_sys; k++)
-				if (ct->sys_ns[k] < ct->sys_ns[min])
+			for (int k = 1; k < *n; k++)
+				if (vals[k] < vals[min])
 					min = k;
-			if (ct->sys_ns[min] >= ns)
+			if (vals[min] >= ns)
 				return;
 			i = min;
 		} else {
-			ct->n_sys++;
+			(*n)++;
 		}
-		ct->sys_nr[i] = nr;
-		ct->sys_ns[i] = 0;
+		keys[i] = key;
+		vals[i] = 0;
 	}
-	ct->sys_ns[i] += ns;
+	vals[i] += ns;
+}
+
+static void top_sort(uint64_t *keys, uint64_t *vals, int n)
+{
+	/* highest first (insertion sort: a handful) */
+	for (int i = 1; i < n; i++)
+		for (int k = i; k > 0 && vals[k] > vals[k - 1]; k--) {
+			uint64_t v = vals[k], key = keys[k];
+
+			vals[k] = vals[k - 1];
+			keys[k] = keys[k - 1];
+			vals[k - 1] = v;
+			keys[k - 1] = key;
+		}
+}
+
+static void sys_add(struct class_time *ct, int32_t nr, uint64_t ns)
+{
+	uint64_t keys[CLASS_TIME_SYSCALLS];
+
+	for (int i = 0; i < ct->n_sys; i++)
+		keys[i] = (uint64_t)(uint32_t)ct->sys_nr[i];
+	top_add(keys, ct->sys_ns, &ct->n_sys, CLASS_TIME_SYSCALLS, (uint64_t)(uint32_t)nr, ns);
+	for (int i = 0; i < ct->n_sys; i++)
+		ct->sys_nr[i] = (int32_t)(uint32_t)keys[i];
+}
+
+static void futex_add(struct class_time *ct, uint64_t addr, uint64_t ns)
+{
+	top_add(ct->futex_addr, ct->futex_ns, &ct->n_futex, CLASS_TIME_FUTEXES, addr, ns);
 }
 
 /* Its pipe_other slots' growth (a slot keeps its syscall for the thread's
@@ -96,6 +127,14 @@ static void thread_syscalls(struct class_time *ct, const struct dbt_sched_blocke
 		if (b->sys_ns[i])
 			sys_add(ct, b->sys_nr[i], counter_delta(before, b->sys_ns[i]));
 	}
+	for (int i = 0; i < DBT_BLK_FUTEX_SLOTS; i++) {
+		uint64_t before = a && a->futex_ns[i] && a->futex_addr[i] == b->futex_addr[i] ? a->futex_ns[i] : 0;
+
+		if (b->futex_ns[i])
+			futex_add(ct, b->futex_addr[i], counter_delta(before, b->futex_ns[i]));
+	}
+	for (int i = 0; i < DBT_BLK_FUTEX_HIST; i++)
+		ct->futex_hist[i] += counter_delta(a ? a->futex_hist[i] : 0, b->futex_hist[i]);
 }
 
 /*
@@ -176,6 +215,10 @@ void class_time_add(struct class_time *a, const struct class_time *b)
 		a->ns[s] += b->ns[s];
 	for (int i = 0; i < b->n_sys; i++)
 		sys_add(a, b->sys_nr[i], b->sys_ns[i]);
+	for (int i = 0; i < b->n_futex; i++)
+		futex_add(a, b->futex_addr[i], b->futex_ns[i]);
+	for (int i = 0; i < DBT_BLK_FUTEX_HIST; i++)
+		a->futex_hist[i] += b->futex_hist[i];
 }
 
 void class_time_finish(struct class_time *ct)
@@ -192,15 +235,27 @@ void class_time_finish(struct class_time *ct)
 	ct->residual_pct = all > 0 ? 100.0 * (double)ct->residual_ns / all : NAN;
 	if (all <= 0)
 		ct->blocked_pct = ct->sum_pct = NAN;
-	/* by seconds, highest first (insertion sort: at most 8) */
-	for (int i = 1; i < ct->n_sys; i++)
-		for (int k = i; k > 0 && ct->sys_ns[k] > ct->sys_ns[k - 1]; k--) {
-			uint64_t ns = ct->sys_ns[k];
-			int32_t nr = ct->sys_nr[k];
+	{
+		uint64_t keys[CLASS_TIME_SYSCALLS];
 
-			ct->sys_ns[k] = ct->sys_ns[k - 1];
-			ct->sys_nr[k] = ct->sys_nr[k - 1];
-			ct->sys_ns[k - 1] = ns;
-			ct->sys_nr[k - 1] = nr;
-		}
+		for (int i = 0; i < ct->n_sys; i++)
+			keys[i] = (uint64_t)(uint32_t)ct->sys_nr[i];
+		top_sort(keys, ct->sys_ns, ct->n_sys);
+		for (int i = 0; i < ct->n_sys; i++)
+			ct->sys_nr[i] = (int32_t)(uint32_t)keys[i];
+	}
+	top_sort(ct->futex_addr, ct->futex_ns, ct->n_futex);
+	ct->futex_p50_us = hist_percentile(ct->futex_hist, DBT_BLK_FUTEX_HIST, 0.50);
+	ct->futex_p99_us = hist_percentile(ct->futex_hist, DBT_BLK_FUTEX_HIST, 0.99);
+	{
+		uint64_t blocked = 0;
+
+		for (int s = CT_BLOCKED_FIRST; s < CT_STATES; s++)
+			blocked += ct->ns[s];
+		ct->futex_top_pct = ct->n_futex && blocked ? 100.0 * (double)ct->futex_ns[0] / (double)blocked : NAN;
+		/* the words' times are the kernel side's, the blocked total
+		 * the reconciled one: they may differ by the residual */
+		if (ct->futex_top_pct > 100)
+			ct->futex_top_pct = 100;
+	}
 }

@@ -28,6 +28,8 @@ enum class_state {
  * reported; more are kept so that merging classes and intervals picks
  * the right three). */
 #define CLASS_TIME_SYSCALLS 8
+/* Futex words a class keeps, by wait time (see CLASS_TIME_SYSCALLS). */
+#define CLASS_TIME_FUTEXES 8
 
 struct class_time {
 	uint64_t thread_ns;                /* threads alive x wall time */
@@ -39,9 +41,18 @@ struct class_time {
 	int32_t sys_nr[CLASS_TIME_SYSCALLS];
 	uint64_t sys_ns[CLASS_TIME_SYSCALLS];
 	int n_sys;
+	/* futex detail: the wait histogram (µs buckets of include/dbtrace/
+	 * hist.h, through dbt_blk_futex_bucket) and the words waited on
+	 * (user addresses: a class is one process's, so one lock is one word) */
+	__u64 futex_hist[DBT_BLK_FUTEX_HIST];
+	uint64_t futex_addr[CLASS_TIME_FUTEXES];
+	uint64_t futex_ns[CLASS_TIME_FUTEXES];
+	int n_futex;
 	/* derived by class_time_finish: % of thread_ns (NAN when 0) */
 	double pct[CT_STATES];
 	double blocked_pct, sum_pct, residual_pct;
+	double futex_p50_us, futex_p99_us;  /* NAN: no wait */
+	double futex_top_pct;              /* the top word's share of the blocked time */
 };
 
 /* One thread's cumulative totals at a snapshot taken at mono_ns. */
