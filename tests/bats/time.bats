@@ -39,6 +39,9 @@ within_abs() {
 	truncate -s 16M "$SCRATCH/disk.img"
 	LOOP="$(losetup -f --show "$SCRATCH/disk.img")"
 	OUT="$SCRATCH/run.json"
+	# the lockers' futex share falls as other load takes the CPUs: a
+	# threshold below it, so lock_contention's other conditions are tested
+	CAPTURE_OPTS=(--futex-pct 10)
 	capture_around "$OUT" 8 "$TOOLS/time_classes" -d 5 "$LOOP"
 	"$VALIDATE" "$OUT"
 	local cls state got want sum res failed=0
@@ -69,5 +72,12 @@ within_abs() {
 	got="$(class_time piperd '.blocked_by_syscall[0].syscall')"
 	echo "piperd's top syscall: $got"
 	[ "$got" = read ]
+	# the lockers wait on one mutex: one futex word holds nearly all of
+	# their blocked time, and lock_contention names it
+	got="$(class_time 'locker-*' '.time.futex.top_addresses[0].blocked_share_pct')"
+	echo "locker-*'s top futex word: ${got}% of its blocked time"
+	within_abs "$got" 100 10
+	jq -e --argjson pid "$(cat "$OUT.pid")" \
+		'[.findings[] | select(.id == "lock_contention" and .pid == $pid and .class == "locker-*")] | length > 0' "$OUT"
 	[ "$failed" -eq 0 ]
 }
