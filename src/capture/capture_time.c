@@ -144,6 +144,17 @@ static void read_futex(json_object *f, struct class_time *t)
 		}
 }
 
+bool capture_time_read_shares(json_object *o, float *pct)
+{
+	json_object *share = member_obj(member_obj(o, "time"), "share_pct");
+
+	if (!share)
+		return false;
+	for (int s = 0; s < CT_STATES; s++)
+		pct[s] = (float)member_num(share, class_state_name(s));
+	return true;
+}
+
 void capture_time_read(json_object *o, struct class_time *t)
 {
 	json_object *time = member_obj(o, "time"), *sec = member_obj(time, "seconds"), *a;

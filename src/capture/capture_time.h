@@ -4,6 +4,7 @@
 #ifndef DBTRACE_CAPTURE_CAPTURE_TIME_H
 #define DBTRACE_CAPTURE_CAPTURE_TIME_H
 
+#include <stdbool.h>
 #include "model/class_time.h"
 
 struct json_object;
@@ -16,6 +17,8 @@ struct json_object;
 /* Adds "time" (null without thread time; with "futex" when the class
  * waited on one) and "blocked_by_syscall". */
 void capture_time_write(struct json_object *o, const struct class_time *t);
+/* The state shares of o's "time" into pct[CT_STATES]; false without one. */
+bool capture_time_read_shares(struct json_object *o, float *pct);
 /* Reads them back; a capture without them leaves t zeroed, its shares NAN. */
 void capture_time_read(struct json_object *o, struct class_time *t);
 
