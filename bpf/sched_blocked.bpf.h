@@ -62,27 +62,36 @@
  * does; tp_btf asks bpf_task_pt_regs(). */
 #define DBT_THREAD_SIZE 16384
 
-/* Whether fd of task t is a socket. */
-static __always_inline bool fd_is_socket(struct task_struct *t, __u64 fd)
+/* Whether fd of task t is a socket. The typed path walks to the fd
+ * array with plain loads; the array slot and the file are read with
+ * helpers. The answer for the last file seen is kept (a connection thread
+ * reads one socket over and over): then the slot is the only read. */
+static __always_inline bool fd_is_socket(struct dbt_sched_blocked *b, struct task_struct *t,
+					 __u64 fd, const bool typed)
 {
-	struct files_struct *files = BPF_CORE_READ(t, files);
+	struct files_struct *files = KREAD(typed, t, files);
 	struct fdtable *fdt;
 	struct file **fds, *f;
 	umode_t mode;
 
 	if (!files)
 		return false;
-	fdt = BPF_CORE_READ(files, fdt);
-	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+	fdt = KREAD(typed, files, fdt);
+	if (!fdt || fd >= KREAD(typed, fdt, max_fds))
 		return false;
-	fds = BPF_CORE_READ(fdt, fd);
+	fds = KREAD(typed, fdt, fd);
 	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
 		return false;
+	if ((__u64)f == b->sock_file)
+		return b->sock_is;
 	mode = BPF_CORE_READ(f, f_inode, i_mode);
-	return (mode & DBT_S_IFMT) == DBT_S_IFSOCK;
+	b->sock_file = (__u64)f;
+	b->sock_is = (mode & DBT_S_IFMT) == DBT_S_IFSOCK;
+	return b->sock_is;
 }
 
-static __always_inline __u32 syscall_reason(struct task_struct *t, long nr, __u64 arg0)
+static __always_inline __u32 syscall_reason(struct dbt_sched_blocked *b, struct task_struct *t,
+					    long nr, __u64 arg0, const bool typed)
 {
 	switch (nr) {
 	case NR_futex:
@@ -103,7 +112,7 @@ static __always_inline __u32 syscall_reason(struct task_struct *t, long nr, __u6
 		return DBT_BLK_NET;
 	case NR_read:
 	case NR_readv:
-		return fd_is_socket(t, arg0) ? DBT_BLK_NET : DBT_BLK_PIPE_OTHER;
+		return fd_is_socket(b, t, arg0, typed) ? DBT_BLK_NET : DBT_BLK_PIPE_OTHER;
 	case NR_nanosleep:
 	case NR_clock_nanosleep:
 		return DBT_BLK_SLEEP;
@@ -113,8 +122,8 @@ static __always_inline __u32 syscall_reason(struct task_struct *t, long nr, __u6
 
 /* Why t is blocking now; *nr its syscall or -1, *arg0 the syscall's
  * first argument. */
-static __always_inline __u32 block_reason(struct task_struct *t, __s32 *nr, __u64 *arg0p,
-					  const bool typed)
+static __always_inline __u32 block_reason(struct dbt_sched_blocked *b, struct task_struct *t,
+					  __s32 *nr, __u64 *arg0p, const bool typed)
 {
 	struct pt_regs *regs;
 	long orig_ax, ax;
@@ -129,9 +138,10 @@ static __always_inline __u32 block_reason(struct task_struct *t, __s32 *nr, __u6
 		regs = (struct pt_regs *)bpf_task_pt_regs(t);
 		if (!regs)
 			return DBT_BLK_KERNEL;
-		orig_ax = BPF_CORE_READ(regs, orig_ax);
-		ax = BPF_CORE_READ(regs, ax);
-		arg0 = BPF_CORE_READ(regs, di);
+		/* a typed pointer: plain loads */
+		orig_ax = regs->orig_ax;
+		ax = regs->ax;
+		arg0 = regs->di;
 	} else {
 		regs = (struct pt_regs *)((char *)BPF_CORE_READ(t, stack) + DBT_THREAD_SIZE) - 1;
 		orig_ax = BPF_CORE_READ(regs, orig_ax);
@@ -142,7 +152,7 @@ static __always_inline __u32 block_reason(struct task_struct *t, __s32 *nr, __u6
 		return DBT_BLK_KERNEL;
 	*nr = (__s32)orig_ax;
 	*arg0p = arg0;
-	return syscall_reason(t, orig_ax, arg0);
+	return syscall_reason(b, t, orig_ax, arg0, typed);
 }
 
 /* Charges the block in progress, if any, at this switch-out (th's totals
@@ -217,7 +227,7 @@ static __always_inline void blocked_switch_out(struct dbt_sched_thread *th, stru
 	if (preempt || !bpf_core_field_exists(prev->__state) || !KREAD(typed, prev, __state))
 		return;
 	b->futex_uaddr = 0;
-	b->reason = block_reason(prev, &b->nr, &b->futex_uaddr, typed);
+	b->reason = block_reason(b, prev, &b->nr, &b->futex_uaddr, typed);
 	b->since_ns = now ? now : bpf_ktime_get_ns();
 	b->since_oncpu_ns = th->oncpu_ns;
 	b->since_runq_ns = th->runq_ns;

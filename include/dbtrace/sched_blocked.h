@@ -62,7 +62,8 @@ struct dbt_sched_blocked {
 	__u64 futex_addr[DBT_BLK_FUTEX_SLOTS];
 	__u64 futex_ns[DBT_BLK_FUTEX_SLOTS];
 	__u32 futex_hist[DBT_BLK_FUTEX_HIST];
-	__u32 pad2;
+	__u32 sock_is;                /* whether sock_file, the last file read, is a socket */
+	__u64 sock_file;
 };
 
 #endif /* DBTRACE_SCHED_BLOCKED_H */

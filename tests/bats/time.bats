@@ -24,6 +24,14 @@ class_time() {
 		".processes[] | select(.pid == \$pid) | .classes[] | select(.name == \$c) | $2" "$OUT"
 }
 
+# A loop device on a file in $SCRATCH: O_DIRECT reads of it work on any
+# file system, the VM's tmpfs included. Sets LOOP.
+make_loop() {
+	[ -e /dev/loop-control ] || modprobe loop
+	truncate -s 16M "$SCRATCH/disk.img"
+	LOOP="$(losetup -f --show "$SCRATCH/disk.img")"
+}
+
 # |a-b| <= d
 within_abs() {
 	awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN { x = a - b; if (x < 0) x = -x; exit !(x <= d) }'
@@ -35,9 +43,7 @@ within_abs() {
 # system, the VM's tmpfs included).
 # bats test_tags=vm
 @test "time: every class's states agree with the load's own timing within 5 points and sum to 100%" {
-	[ -e /dev/loop-control ] || modprobe loop
-	truncate -s 16M "$SCRATCH/disk.img"
-	LOOP="$(losetup -f --show "$SCRATCH/disk.img")"
+	make_loop
 	OUT="$SCRATCH/run.json"
 	# the lockers' futex share falls as other load takes the CPUs: a
 	# threshold below it, so lock_contention's other conditions are tested
@@ -80,4 +86,33 @@ within_abs() {
 	jq -e --argjson pid "$(cat "$OUT.pid")" \
 		'[.findings[] | select(.id == "lock_contention" and .pid == $pid and .class == "locker-*")] | length > 0' "$OUT"
 	[ "$failed" -eq 0 ]
+}
+
+# The time view: one row per class, the states' columns summing to 100,
+# sorted by the column asked for (f: futex).
+# bats test_tags=vm
+@test "time: top --batch --view time shows each class's states summing to 100%, sorted by --sort" {
+	make_loop
+	"$TOOLS/time_classes" -d 4 "$LOOP" >"$SCRATCH/load.out" &
+	PIDS=($!)
+	wait_for_text "$SCRATCH/load.out" pid
+	run "$DBTRACE" top --batch --view time --sort f -d 3 -p "${PIDS[0]}"
+	[ "$status" -eq 0 ]
+	echo "$output" | tail -12
+	echo "$output" | grep -q '%ONCPU.*%RUNQ.*%SIRQ.*%BLOCK.*\*%FUTEX.*%NET.*%DISK.*%SLEEP.*%OTHER.*%KERN'
+	# the last table: rows of the load, each summing to 100 (on CPU, run
+	# queue, softirq and the six reasons; %BLOCK is their sum)
+	local last
+	last="$(echo "$output" | awk '/^dbtrace top/ { buf = "" } { buf = buf $0 "\n" } END { printf "%s", buf }')"
+	# every class of the load, sorted by %FUTEX, highest first
+	echo "$last" | awk -v pid="${PIDS[0]}" '$1 == pid { n++; if (n > 1 && $9 > prev) bad = 1; prev = $9 }
+		END { exit bad || n < 7 }'
+	echo "$last" | grep -q 'locker-\*'
+	echo "$last" | awk -v pid="${PIDS[0]}" '$1 == pid {
+		# PID COMM CLASS THR then oncpu runq sirq blocked futex net disk sleep other kern
+		s = $5 + $6 + $7 + $9 + $10 + $11 + $12 + $13 + $14
+		if (s < 99 || s > 101 || ($8 - ($9 + $10 + $11 + $12 + $13 + $14)) ^ 2 > 0.25) { print "bad sum:", $0, s; bad = 1 }
+	} END { exit bad }'
+	wait "${PIDS[0]}"
+	PIDS=()
 }
