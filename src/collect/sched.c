@@ -152,7 +152,8 @@ static int take_one(struct sched_collector *c, struct sched_snapshot *snap,
 	t->sirq_ns = tv->sirq_ns;
 	t->net_sirq_ns = tv->net_sirq_ns;
 	t->base_oncpu_ns = tv->base_oncpu_ns;
-	t->blk = tv->blk;
+	class_time_blk_from(&t->blk, &tv->blk);
+	t->blk.futex_hist = sched_snapshot_add_futex_hist(snap, tv->blk.futex_hist);
 	return 0;
 }
 
@@ -296,6 +297,7 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 	int err;
 
 	snap->n = 0;
+	snap->n_futex_hists = 0;
 	snap->ival = NULL;
 	snap->mono_ns = mono_ns();
 	err = percpu_lookup(c->cur_fd, &zero, c->cur, sizeof(*c->cur));

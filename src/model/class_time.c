@@ -34,7 +34,7 @@ int class_state_parse(const char *name)
  * in oncpu_ns, read from /proc). */
 static uint64_t open_block_ns(const struct class_time_sample *s)
 {
-	const struct dbt_sched_blocked *b = s->blk;
+	const struct class_time_blk *b = s->blk;
 	uint64_t d, ran;
 
 	if (!b->since_ns || b->since_ns >= s->mono_ns)
@@ -118,8 +118,8 @@ static void futex_add(struct class_time *ct, uint64_t addr, uint64_t ns)
 
 /* Its pipe_other slots' growth (a slot keeps its syscall for the thread's
  * life, so slot i of a and of b hold the same one when both are used). */
-static void thread_syscalls(struct class_time *ct, const struct dbt_sched_blocked *a,
-			    const struct dbt_sched_blocked *b)
+static void thread_syscalls(struct class_time *ct, const struct class_time_blk *a,
+			    const struct class_time_blk *b)
 {
 	for (int i = 0; i < DBT_BLK_SYSCALL_SLOTS; i++) {
 		uint64_t before = a && a->sys_ns[i] && a->sys_nr[i] == b->sys_nr[i] ? a->sys_ns[i] : 0;
@@ -133,8 +133,28 @@ static void thread_syscalls(struct class_time *ct, const struct dbt_sched_blocke
 		if (b->futex_ns[i])
 			futex_add(ct, b->futex_addr[i], counter_delta(before, b->futex_ns[i]));
 	}
-	for (int i = 0; i < DBT_BLK_FUTEX_HIST; i++)
-		ct->futex_hist[i] += counter_delta(a ? a->futex_hist[i] : 0, b->futex_hist[i]);
+}
+
+static void thread_futex_hist(struct class_time *ct, const __u32 *a, const __u32 *b)
+{
+	for (int i = 0; b && i < DBT_BLK_FUTEX_HIST; i++)
+		ct->futex_hist[i] += counter_delta(a ? a[i] : 0, b[i]);
+}
+
+void class_time_blk_from(struct class_time_blk *dst, const struct dbt_sched_blocked *src)
+{
+	dst->seen_ns = src->seen_ns;
+	dst->exit_ns = src->exit_ns;
+	dst->since_ns = src->since_ns;
+	dst->since_oncpu_ns = src->since_oncpu_ns;
+	dst->since_runq_ns = src->since_runq_ns;
+	dst->reason = src->reason;
+	dst->futex_hist = -1;
+	memcpy(dst->ns, src->ns, sizeof(dst->ns));
+	memcpy(dst->sys_nr, src->sys_nr, sizeof(dst->sys_nr));
+	memcpy(dst->sys_ns, src->sys_ns, sizeof(dst->sys_ns));
+	memcpy(dst->futex_addr, src->futex_addr, sizeof(dst->futex_addr));
+	memcpy(dst->futex_ns, src->futex_ns, sizeof(dst->futex_ns));
 }
 
 /*
@@ -152,7 +172,7 @@ static void thread_syscalls(struct class_time *ct, const struct dbt_sched_blocke
 void class_time_thread(struct class_time *ct, const struct class_time_sample *a,
 		       const struct class_time_sample *b, uint64_t start_mono_ns)
 {
-	const struct dbt_sched_blocked *bb = b->blk;
+	const struct class_time_blk *bb = b->blk;
 	uint64_t t0 = start_mono_ns, t1 = b->mono_ns, alive, oncpu, sirq, runq, blk[DBT_BLK_REASONS];
 	uint64_t blocked = 0, sum;
 	int64_t rest;
@@ -205,6 +225,7 @@ void class_time_thread(struct class_time *ct, const struct class_time_sample *a,
 	for (int r = 0; r < DBT_BLK_REASONS; r++)
 		ct->ns[CT_BLOCKED_FIRST + r] += blk[r];
 	thread_syscalls(ct, a ? a->blk : NULL, bb);
+	thread_futex_hist(ct, a ? a->futex_hist : NULL, b->futex_hist);
 }
 
 void class_time_add(struct class_time *a, const struct class_time *b)

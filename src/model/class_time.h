@@ -55,11 +55,30 @@ struct class_time {
 	double futex_top_pct;              /* the top word's share of the blocked time */
 };
 
+/* What the model keeps of a thread's struct dbt_sched_blocked (the
+ * same fields, less the kernel side's working state and the futex
+ * histogram, which a snapshot keeps apart for the threads that have
+ * one): two snapshots of 64k threads must fit the memory budget. */
+struct class_time_blk {
+	uint64_t seen_ns, exit_ns, since_ns, since_oncpu_ns, since_runq_ns;
+	uint32_t reason;
+	int32_t futex_hist;            /* the snapshot's futex histogram of it; -1: none */
+	uint64_t ns[DBT_BLK_REASONS];
+	int32_t sys_nr[DBT_BLK_SYSCALL_SLOTS];
+	uint64_t sys_ns[DBT_BLK_SYSCALL_SLOTS];
+	uint64_t futex_addr[DBT_BLK_FUTEX_SLOTS];
+	uint64_t futex_ns[DBT_BLK_FUTEX_SLOTS];
+};
+
+/* Copies the kernel record's fields (futex_hist set to -1). */
+void class_time_blk_from(struct class_time_blk *dst, const struct dbt_sched_blocked *src);
+
 /* One thread's cumulative totals at a snapshot taken at mono_ns. */
 struct class_time_sample {
 	uint64_t mono_ns;
 	uint64_t oncpu_ns, runq_ns, sirq_ns;   /* sirq_ns is part of oncpu_ns */
-	const struct dbt_sched_blocked *blk;
+	const struct class_time_blk *blk;
+	const __u32 *futex_hist;       /* DBT_BLK_FUTEX_HIST waits; NULL: none */
 };
 
 /* "oncpu", "runqueue", "softirq", "futex", ... */

@@ -17,7 +17,20 @@ void sched_snapshot_init(struct sched_snapshot *s)
 void sched_snapshot_free(struct sched_snapshot *s)
 {
 	free(s->t);
+	free(s->futex_hists);
 	memset(s, 0, sizeof(*s));
+}
+
+int sched_snapshot_add_futex_hist(struct sched_snapshot *s, const __u32 *hist)
+{
+	bool any = false;
+
+	for (int i = 0; i < DBT_BLK_FUTEX_HIST; i++)
+		any |= hist[i] != 0;
+	if (!any || VEC_RESERVE(s->futex_hists, s->futex_hists_cap, (size_t)s->n_futex_hists + 1))
+		return -1;
+	memcpy(s->futex_hists[s->n_futex_hists], hist, sizeof(s->futex_hists[0]));
+	return s->n_futex_hists++;
 }
 
 struct sched_thread_sample *sched_snapshot_add(struct sched_snapshot *s)
@@ -25,6 +38,7 @@ struct sched_thread_sample *sched_snapshot_add(struct sched_snapshot *s)
 	if (VEC_RESERVE(s->t, s->cap, (size_t)s->n + 1))
 		return NULL;
 	memset(&s->t[s->n], 0, sizeof(s->t[0]));
+	s->t[s->n].blk.futex_hist = -1;
 	return &s->t[s->n++];
 }
 
@@ -145,9 +159,13 @@ static void class_add(struct sched_class_stats *a, const struct sched_class_stat
 	class_time_add(&a->time, &b->time);
 }
 
-static struct class_time_sample time_sample(const struct sched_thread_sample *t, uint64_t mono_ns)
+static struct class_time_sample time_sample(const struct sched_snapshot *s,
+					    const struct sched_thread_sample *t)
 {
-	return (struct class_time_sample){ mono_ns, t->oncpu_ns, t->runq_ns, t->sirq_ns, &t->blk };
+	const __u32 *hist = t->blk.futex_hist >= 0 && t->blk.futex_hist < s->n_futex_hists
+				    ? s->futex_hists[t->blk.futex_hist] : NULL;
+
+	return (struct class_time_sample){ s->mono_ns, t->oncpu_ns, t->runq_ns, t->sirq_ns, &t->blk, hist };
 }
 
 static void thread_add(struct sched_class_stats *c, const struct sched_snapshot *prev,
@@ -155,10 +173,10 @@ static void thread_add(struct sched_class_stats *c, const struct sched_snapshot 
 		       const struct sched_thread_sample *b, const struct dbt_sched_ival *iv)
 {
 	static const struct sched_thread_sample zero;
-	struct class_time_sample ta, tb = time_sample(b, cur->mono_ns);
+	struct class_time_sample ta, tb = time_sample(cur, b);
 
 	if (a)
-		ta = time_sample(a, prev->mono_ns);
+		ta = time_sample(prev, a);
 	class_time_thread(&c->time, a ? &ta : NULL, &tb, prev->mono_ns);
 
 	if (!a)

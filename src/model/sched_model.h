@@ -26,7 +26,7 @@ struct sched_thread_sample {
 	/* the kernel's on-CPU total when dbtrace first saw it (0: born
 	 * since): /proc's running total minus this is oncpu_ns */
 	uint64_t base_oncpu_ns;
-	struct dbt_sched_blocked blk;  /* blocked time by reason (model/class_time.h) */
+	struct class_time_blk blk;     /* blocked time by reason (model/class_time.h) */
 };
 
 struct sched_snapshot {
@@ -39,6 +39,11 @@ struct sched_snapshot {
 	 * collector and valid for the newest snapshot only: the model reads
 	 * it from the current snapshot, never the previous one. */
 	const struct dbt_sched_ival *ival;
+	/* the futex wait histograms of the threads that have one (their
+	 * blk.futex_hist indexes it) */
+	__u32 (*futex_hists)[DBT_BLK_FUTEX_HIST];
+	int n_futex_hists;
+	size_t futex_hists_cap;
 	uint64_t evictions;            /* threads the LRU map dropped, so far */
 	uint64_t lost;                 /* map updates that failed, so far */
 };
@@ -92,6 +97,9 @@ struct sched_filter {
 
 void sched_snapshot_init(struct sched_snapshot *s);
 void sched_snapshot_free(struct sched_snapshot *s);
+/* Keeps a thread's futex wait histogram in s; returns its index for
+ * blk.futex_hist, or -1 (none, or ENOMEM: the class loses its waits). */
+int sched_snapshot_add_futex_hist(struct sched_snapshot *s, const __u32 *hist);
 /* Appends a zeroed sample and returns it (NULL on ENOMEM). */
 struct sched_thread_sample *sched_snapshot_add(struct sched_snapshot *s);
 /* Sorts by tid, keeping one sample per tid; call once after filling. A

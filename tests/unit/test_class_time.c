@@ -16,9 +16,9 @@
 #define T1 (T0 + 1000 * MS)
 
 static struct class_time_sample at(uint64_t mono, uint64_t oncpu, uint64_t runq, uint64_t sirq,
-				   const struct dbt_sched_blocked *b)
+				   const struct class_time_blk *b)
 {
-	return (struct class_time_sample){ mono, oncpu, runq, sirq, b };
+	return (struct class_time_sample){ mono, oncpu, runq, sirq, b, NULL };
 }
 
 static void assert_pct(double got, double want)
@@ -30,7 +30,7 @@ static void assert_pct(double got, double want)
  * futex waits settled by the kernel side: the shares are those. */
 static void test_settled_states(void **state)
 {
-	struct dbt_sched_blocked a = { .seen_ns = 1 }, b = a;
+	struct class_time_blk a = { .seen_ns = 1 }, b = a;
 	struct class_time ct = { 0 };
 	struct class_time_sample sa, sb;
 
@@ -54,7 +54,7 @@ static void test_settled_states(void **state)
  * the 600 ms of the block in progress are sleep, not left over. */
 static void test_block_in_progress(void **state)
 {
-	struct dbt_sched_blocked a = { .seen_ns = 1 }, b = a;
+	struct class_time_blk a = { .seen_ns = 1 }, b = a;
 	struct class_time ct = { 0 };
 	struct class_time_sample sa, sb;
 
@@ -76,7 +76,7 @@ static void test_block_in_progress(void **state)
  * rest is the run-queue wait in progress (the residual still says so). */
 static void test_rest_of_a_preempted_thread_is_runqueue(void **state)
 {
-	struct dbt_sched_blocked a = { .seen_ns = 1 }, b = a;
+	struct class_time_blk a = { .seen_ns = 1 }, b = a;
 	struct class_time ct = { 0 };
 	struct class_time_sample sa = at(T0, 0, 0, 0, &a), sb = at(T1, 900 * MS, 50 * MS, 0, &b);
 
@@ -91,7 +91,7 @@ static void test_rest_of_a_preempted_thread_is_runqueue(void **state)
  * thread time; first seen now, its totals count from zero. */
 static void test_born_and_gone_inside_the_window(void **state)
 {
-	struct dbt_sched_blocked b = { .seen_ns = T0 + 250 * MS, .exit_ns = T0 + 750 * MS };
+	struct class_time_blk b = { .seen_ns = T0 + 250 * MS, .exit_ns = T0 + 750 * MS };
 	struct class_time ct = { 0 };
 	struct class_time_sample sb;
 
@@ -108,7 +108,7 @@ static void test_born_and_gone_inside_the_window(void **state)
  * residual keeps the size of the overrun. */
 static void test_overrun_is_capped(void **state)
 {
-	struct dbt_sched_blocked b = { .seen_ns = T1 - 100 * MS };
+	struct class_time_blk b = { .seen_ns = T1 - 100 * MS };
 	struct class_time ct = { 0 };
 	struct class_time_sample sb = at(T1, 50 * MS, 100 * MS, 0, &b);
 
@@ -123,7 +123,7 @@ static void test_overrun_is_capped(void **state)
  * over threads and classes, sorted by seconds. */
 static void test_syscalls_behind_pipe_other(void **state)
 {
-	struct dbt_sched_blocked a = { .seen_ns = 1 }, b, c = { .seen_ns = T0 };
+	struct class_time_blk a = { .seen_ns = 1 }, b, c = { .seen_ns = T0 };
 	struct class_time ct = { 0 }, other = { 0 };
 	struct class_time_sample sa, sb, sc;
 
