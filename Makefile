@@ -138,6 +138,14 @@ $(BUILD)/%.o: %.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+# the syscall name table, from the kernel headers of the C library
+# (build/model/: included as "model/syscall_names.h", a model header)
+$(BUILD)/model/syscall_names.h: scripts/gen-syscall-names.sh
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)scripts/gen-syscall-names.sh $(CC) > $@
+$(BUILD)/src/model/syscall_name.o: $(BUILD)/model/syscall_names.h
+
 # made anew each time: `ar r` into the old archive would keep the object of
 # a source file that was since removed or renamed
 $(BUILD)/libdbtrace.a: $(LIB_OBJS)

@@ -255,6 +255,13 @@ run_dbtrace_ss() {
 	dbtrace_capture dbtrace_ss "$@"
 }
 
+# The time view (issue 16): top --batch showing each class's wall-time
+# budget, on the same two families; the budget is measured by the sched
+# family's switch program, so this is dbtrace_ss's probes plus the view.
+run_dbtrace_time() {
+	under_tool dbtrace_time '^dbtrace top' "$DBTRACE" top --batch --view time -i 1 --families softirq,sched -- "$@"
+}
+
 # The loss family alone (retransmit and kfree_skb tracepoints: rare
 # events, so next to nothing on a clean load), and every family but it:
 # beside "dbtrace", its cost in context.
@@ -311,6 +318,7 @@ declare -A CONFIG_DESC=(
 	[syscall_tp]="empty BPF programs on the clock syscalls' tracepoints alone (bpf_floor -s): what --clock-syscalls=count adds where fentry is refused"
 	[dbtrace]="dbtrace capture -i 1, all families"
 	[dbtrace_ss]="dbtrace capture -i 1 --families softirq,sched"
+	[dbtrace_time]="dbtrace top --batch --view time -i 1 --families softirq,sched"
 	[dbtrace_loss]="dbtrace capture -i 1 --families loss (retransmits, drops, listeners)"
 	[dbtrace_noloss]="dbtrace capture -i 1, every family but loss"
 	[runqlat]="libbpf-tools runqlat 1"
@@ -754,7 +762,7 @@ write_doc() {   # FILE REPORT
 
 # --- main ---------------------------------------------------------------
 read -r -a LOADS <<<"${LOADS:-tcp_rr pipe clock_vdso clock_sys veth}"
-read -r -a CONFIGS <<<"${CONFIGS:-baseline floor dbtrace dbtrace_ss dbtrace_loss dbtrace_noloss syscall_tp runqlat softirqs cpudist perf bpftrace}"
+read -r -a CONFIGS <<<"${CONFIGS:-baseline floor dbtrace dbtrace_ss dbtrace_time dbtrace_loss dbtrace_noloss syscall_tp runqlat softirqs cpudist perf bpftrace}"
 # every cost is against the baseline, and dbtrace's against the floor too:
 # both always run, and come first in the table
 read -r -a CONFIGS <<<"baseline floor $(printf '%s\n' "${CONFIGS[@]}" | grep -vxE 'baseline|floor' | paste -sd' ')"

@@ -31,7 +31,8 @@
  *
  * Kernel fields read: task_struct pid, tgid, comm, group_leader, nvcsw,
  * nivcsw, start_time, __state, se.sum_exec_runtime, se.nr_migrations,
- * sched_info.run_delay.
+ * sched_info.run_delay; for the blocked time (bpf/sched_blocked.bpf.h)
+ * flags, in_iowait, the saved pt_regs, and files for read on a socket.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -149,7 +150,10 @@ static __always_inline struct dbt_sched_thread *thread_of(struct task_struct *t,
 	th->pid = KREAD(typed, t, tgid);
 	/* the leader may never run while we watch: name the process now */
 	BPF_CORE_READ_STR_INTO(&th->pcomm, t, group_leader, comm);
-	if (KREAD(typed, t, start_time) < loaded_ns) {
+	/* born since the load: counted from birth (the same clock) */
+	th->blk.seen_ns = KREAD(typed, t, start_time);
+	if (th->blk.seen_ns < loaded_ns) {
+		th->blk.seen_ns = bpf_ktime_get_ns();
 		/* older than dbtrace: what it did before does not count */
 		th->base_oncpu_ns = KREAD(typed, t, se.sum_exec_runtime);
 		th->base_runq_ns = KREAD(typed, t, sched_info.run_delay);
@@ -191,12 +195,13 @@ static __always_inline void record_run(struct dbt_sched_thread *th, __u64 wait, 
 		iv->runq_max_ns = wait;
 }
 
-/* One run-queue wait into the histogram of the thread's process and
- * name, made on first need. Threads of one class share an entry on
- * several CPUs: an atomic add. */
-static __always_inline void runq_hist_add(const struct dbt_sched_thread *th, __u64 wait)
+/* One wait (run-queue delay, or a futex wait for the time budget) into
+ * the histogram of its kind for the thread's process and name, made on
+ * first need. Threads of one class share an entry on several CPUs: an
+ * atomic add. */
+static __always_inline void name_hist_add(const struct dbt_sched_thread *th, __u32 kind, __u64 wait)
 {
-	struct dbt_sched_runq_key k = { .pid = th->pid };
+	struct dbt_sched_runq_key k = { .pid = th->pid, .kind = kind };
 	struct dbt_sched_runq_hist *h;
 	struct dbt_sched_stats *st;
 
@@ -219,6 +224,8 @@ static __always_inline void runq_hist_add(const struct dbt_sched_thread *th, __u
 	}
 	__sync_fetch_and_add(&h->buckets[dbt_hist_index(wait)], 1);
 }
+
+#include "sched_blocked.bpf.h"
 
 /* Whether this switch-out is the thread's last: do_task_dead() has set
  * TASK_DEAD before its final __schedule(). */
@@ -254,6 +261,8 @@ static __always_inline struct dbt_sched_thread *record_of(struct task_struct *t,
 		th->base_migrations = 0;
 		th->sirq_ns = th->net_sirq_ns = 0;
 		th->runq_ns = 0;
+		__builtin_memset(&th->blk, 0, sizeof(th->blk));
+		th->blk.seen_ns = KREAD(typed, t, start_time);
 	}
 	return th;
 }
@@ -263,7 +272,7 @@ static __always_inline struct dbt_sched_thread *record_of(struct task_struct *t,
  * tracepoint), and the softirq time that ran on top of it since it came
  * on. tid 0: the idle task, which is never a thread and never charged. */
 static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, __u32 cpu,
-				     const bool typed)
+				     bool preempt, const bool typed)
 {
 	struct dbt_softirq_pending *p, sirq = {};
 	struct dbt_sched_thread *th;
@@ -297,9 +306,12 @@ static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, __u32 
 	 * leaves the CPU, keeps every thread's class right */
 	copy_comm(th->comm, prev, typed);
 	if (wait)
-		runq_hist_add(th, wait);
-	if (!dying(prev, typed))
+		name_hist_add(th, DBT_SCHED_HIST_RUNQ, wait);
+	if (!dying(prev, typed)) {
+		blocked_switch_out(th, prev, preempt, false, typed);
 		return;
+	}
+	blocked_switch_out(th, prev, preempt, true, typed);
 	th->exited = 1;
 	/* a stored record goes away with the task: its final copy waits in
 	 * sched_threads for user space (a preallocated map: no allocation) */
@@ -314,15 +326,15 @@ static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, __u32 
 	}
 }
 
-static __always_inline void on_switch(struct task_struct *prev, struct task_struct *next,
-				      const bool typed)
+static __always_inline void on_switch(bool preempt, struct task_struct *prev,
+				      struct task_struct *next, const bool typed)
 {
 	__u32 cpu = bpf_get_smp_processor_id(), zero = 0;
 	__u32 prev_tid = KREAD(typed, prev, pid);
 	__u32 next_tid = KREAD(typed, next, pid);
 	struct dbt_sched_cur *cur;
 
-	left_cpu(prev, prev_tid, cpu, typed);
+	left_cpu(prev, prev_tid, cpu, preempt, typed);
 	cur = bpf_map_lookup_elem(&sched_cur, &zero);
 	if (cur)
 		cur->tid = next_tid;
@@ -332,7 +344,7 @@ static __always_inline void on_switch(struct task_struct *prev, struct task_stru
 SEC("?tp_btf/sched_switch")
 int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	on_switch(prev, next, true);
+	on_switch(preempt, prev, next, true);
 	return 0;
 }
 
@@ -378,6 +390,6 @@ int sched_iter_btf(struct bpf_iter__task *ctx)
 SEC("?raw_tp/sched_switch")
 int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	on_switch(prev, next, false);
+	on_switch(preempt, prev, next, false);
 	return 0;
 }

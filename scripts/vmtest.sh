@@ -25,7 +25,7 @@
 #
 # Environment:
 #   VMTEST_MODULES   kernel modules to load before the suite
-#                    (default: veth sch_tbf sch_netem inet_diag tcp_diag)
+#                    (default: veth sch_tbf sch_netem inet_diag tcp_diag loop)
 #   VMTEST_PACKAGES  more host Debian packages to put in the guest
 #   VMTEST_PATHS     more host files or directories to put in the guest
 #   VMTEST_APPEND    more kernel command line
@@ -77,7 +77,7 @@ case $flavour in cloud | rt) ;; *) die "--kernel must be cloud or rt, not $flavo
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout needs a whole number of seconds"
 [ "$mode" = shell ] || [ ${#bats_args[@]} -gt 0 ] || usage 2 >&2
 
-read -r -a modules <<<"${VMTEST_MODULES-veth sch_tbf sch_netem inet_diag tcp_diag}"
+read -r -a modules <<<"${VMTEST_MODULES-veth sch_tbf sch_netem inet_diag tcp_diag loop}"
 read -r -a extra_pkgs <<<"${VMTEST_PACKAGES-}"
 read -r -a extra_paths <<<"${VMTEST_PATHS-}"
 

@@ -11,6 +11,7 @@
 #include <linux/types.h>
 #endif
 #include "dbtrace/hist.h"
+#include "dbtrace/sched_blocked.h"
 
 /* LRU capacity: per-thread state for at least 64k threads. */
 #define DBT_SCHED_MAX_THREADS 65536
@@ -39,17 +40,27 @@ struct dbt_sched_ival {
  * process and thread name instead, what user space folds into a class
  * (two threads of one process with one name are always of one class):
  * map sched_runq, an LRU hash of DBT_SCHED_MAX_RUNQ_KEYS entries of 4 KB,
- * cumulative u32 counters that user space diffs between reads. */
-#define DBT_SCHED_MAX_RUNQ_KEYS 1024
+ * cumulative u32 counters that user space diffs between reads. The
+ * budget's futex wait histogram (dbtrace/sched_blocked.h) is kept the
+ * same way, under its own kind of key. */
+#define DBT_SCHED_MAX_RUNQ_KEYS 2048
+
+/* What a histogram of sched_runq holds. */
+enum dbt_sched_hist_kind {
+	DBT_SCHED_HIST_RUNQ,           /* run-queue delay */
+	DBT_SCHED_HIST_FUTEX,          /* futex wait (the time budget's) */
+	DBT_SCHED_HIST_KINDS
+};
 
 struct dbt_sched_runq_key {
 	__u32 pid;                     /* thread group id */
+	__u32 kind;                    /* enum dbt_sched_hist_kind */
 	char comm[16];                 /* the thread's name */
 };
 
 struct dbt_sched_runq_hist {
 	__u64 born_ns;                 /* when the entry was made: a new one counts from zero */
-	__u32 buckets[DBT_HIST_BUCKETS];  /* run-queue delay, ns; wraps (diffed modulo 2^32) */
+	__u32 buckets[DBT_HIST_BUCKETS];  /* run-queue delay or futex wait, ns; wraps (diffed modulo 2^32) */
 };
 
 /* Per-thread counters since dbtrace first saw the thread (the thread's
@@ -80,6 +91,8 @@ struct dbt_sched_thread {
 	/* what every switch-out touches comes above, in few cache lines */
 	char pcomm[16];               /* the process's (group leader's) comm */
 	struct dbt_sched_ival ival[2];
+	/* blocked time by reason (bpf/sched_blocked.bpf.h) */
+	struct dbt_sched_blocked blk;
 };
 
 /* What each CPU is running now (per-CPU array, one element), so a thread

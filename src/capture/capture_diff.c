@@ -300,6 +300,36 @@ static double class_value(const struct sched_class_stats *c, int k)
 	}
 }
 
+/* The wall-time budget: each state's share, "time_<state>_pct" (and the
+ * blocked sum); moves of a few points are noise. Neutral: a class that
+ * blocks less may just have less to wait for. */
+static const struct spec time_spec = { NULL, NEUTRAL, 3, 0.10 };
+
+static double time_value(const struct sched_class_stats *c, int s)
+{
+	if (!c || !c->time.thread_ns)
+		return NAN;
+	return s < CT_STATES ? c->time.pct[s] : c->time.blocked_pct;
+}
+
+static int time_rows(struct capture_diff *d, const struct pair *p)
+{
+	int err = 0;
+
+	for (int s = 0; s <= CT_STATES && !err; s++) {
+		char metric[32];
+
+		double a = time_value(p->a, s), b = time_value(p->b, s);
+
+		/* a state the class was never in, before or after: no row */
+		if (!(a >= 0.5) && !(b >= 0.5))
+			continue;
+		snprintf(metric, sizeof(metric), "time_%s_pct", s < CT_STATES ? class_state_name(s) : "blocked");
+		err = num_row(d, CDIFF_CLASSES, p->key, &time_spec, metric, a, b);
+	}
+	return err;
+}
+
 static int class_pairs(struct pairs *ps, const struct sched_summary *s, bool after)
 {
 	char (*comms)[16] = calloc((size_t)s->n_procs + 1, 16);
@@ -333,10 +363,13 @@ static int classes_section(struct capture_diff *d, const struct capture *a, cons
 	if (!err)
 		err = class_pairs(&ps, &b->sched, true);
 	pairs_top(&ps, top_n);
-	for (int i = 0; i < ps.n && !err; i++)
+	for (int i = 0; i < ps.n && !err; i++) {
 		for (size_t k = 0; k < sizeof(class_specs) / sizeof(class_specs[0]) && !err; k++)
 			err = num_row(d, CDIFF_CLASSES, ps.p[i].key, &class_specs[k], NULL,
 				      class_value(ps.p[i].a, (int)k), class_value(ps.p[i].b, (int)k));
+		if (!err)
+			err = time_rows(d, &ps.p[i]);
+	}
 	free(ps.p);
 	return err;
 }

@@ -4,6 +4,7 @@
  * instead of becoming one tree of the whole document. */
 #define _GNU_SOURCE
 #include "capture/capture_read.h"
+#include "capture/capture_time.h"
 #include "capture/capture_loss.h"
 #include "capture/capture_write.h"
 #include "core/vec.h"
@@ -193,6 +194,8 @@ static int read_cpus(json_object *a, struct capture *cap)
 	return 0;
 }
 
+static int add_interval_classes(struct capture_ival *iv, json_object *procs);
+
 static int add_interval(struct capture *cap, size_t *cap_len, json_object *o)
 {
 	json_object *a = jarray(o, "cpus");
@@ -219,6 +222,36 @@ static int add_interval(struct capture *cap, size_t *cap_len, json_object *o)
 			ic->softirq_pct[v] = (float)jnum(pct, softirq_vec_key(v));
 		ic->softirq_total_pct = (float)jnum(pct, "total");
 	}
+	return add_interval_classes(iv, jarray(o, "processes"));
+}
+
+/* The classes of an interval's processes that carry a wall-time budget. */
+static int add_interval_classes(struct capture_ival *iv, json_object *procs)
+{
+	size_t n = 0, np = procs ? json_object_array_length(procs) : 0;
+
+	for (size_t i = 0; i < np; i++) {
+		json_object *cls = jarray(json_object_array_get_idx(procs, i), "classes");
+
+		n += cls ? json_object_array_length(cls) : 0;
+	}
+	iv->classes = calloc(n ? n : 1, sizeof(*iv->classes));
+	if (!iv->classes)
+		return -ENOMEM;
+	for (size_t i = 0; i < np; i++) {
+		json_object *p = json_object_array_get_idx(procs, i), *cls = jarray(p, "classes");
+
+		for (size_t k = 0; cls && k < json_object_array_length(cls); k++) {
+			json_object *c = json_object_array_get_idx(cls, k);
+			struct capture_ival_class *ic = &iv->classes[iv->n_classes];
+
+			if (!capture_time_read_shares(c, ic->pct))
+				continue;
+			ic->pid = (int)jint(p, "pid", 0);
+			jcopy(ic->name, sizeof(ic->name), c, "name");
+			iv->n_classes++;
+		}
+	}
 	return 0;
 }
 
@@ -241,6 +274,7 @@ static void read_class(json_object *o, struct sched_class_stats *c)
 	c->runnable_avg = jnum(o, "runnable_avg");
 	c->softirq_lost_pct = jnum(o, "softirq_lost_pct");
 	c->net_softirq_lost_pct = jnum(o, "net_softirq_lost_pct");
+	capture_time_read(o, &c->time);
 	if (ran) {
 		char list[256];
 		char *plus;
@@ -799,8 +833,10 @@ int capture_read_file(const char *path, struct capture *cap, char *err, size_t e
 
 void capture_free(struct capture *cap)
 {
-	for (int i = 0; i < cap->n_intervals; i++)
+	for (int i = 0; i < cap->n_intervals; i++) {
 		free(cap->intervals[i].cpus);
+		free(cap->intervals[i].classes);
+	}
 	free(cap->intervals);
 	free(cap->cpus);
 	sched_summary_free(&cap->sched);

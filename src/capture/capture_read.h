@@ -29,10 +29,20 @@ struct capture_ival_cpu {
 	float softirq_total_pct;
 };
 
+/* One thread class's wall-time budget in one interval: what the
+ * report's bars over time need. */
+struct capture_ival_class {
+	int pid;
+	char name[TCLASS_NAME_MAX];
+	float pct[CT_STATES];          /* NAN: not measured */
+};
+
 struct capture_ival {
 	double t, dt;
 	struct capture_ival_cpu *cpus;
 	int n_cpus;
+	struct capture_ival_class *classes;   /* those with a "time" */
+	int n_classes;
 };
 
 struct capture {

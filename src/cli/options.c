@@ -14,7 +14,8 @@
 
 enum { OPT_BATCH = 0x100, OPT_SORT, OPT_VIEW, OPT_COMM, OPT_CLASS, OPT_RUNQ,
        OPT_SAMPLE_HZ, OPT_CLOCK_PCT, OPT_CLOCK_SYS, OPT_PORT, OPT_JSON, OPT_ROOT,
-       OPT_LISTEN, OPT_TOP_N, OPT_FAMILIES, OPT_GROUP_BY, OPT_CGROUP };
+       OPT_LISTEN, OPT_TOP_N, OPT_FAMILIES, OPT_GROUP_BY, OPT_CGROUP,
+       OPT_FUTEX_PCT, OPT_DISK_PCT, OPT_NET_WAIT_PCT };
 
 
 /* The one description of every option: the parser reads it, and argp
@@ -28,7 +29,7 @@ static const struct argp_option options[] = {
 	{ "verbose", 'v', NULL, 0, "show libbpf's messages and probe details", 0 },
 	{ "batch", OPT_BATCH, NULL, 0, "top: plain-text tables, one per interval", 0 },
 	{ "sort", OPT_SORT, "KEY", 0, "top: initial sort column key", 0 },
-	{ "view", OPT_VIEW, "VIEW", 0, "top: start in the cpus (default), classes or net view", 0 },
+	{ "view", OPT_VIEW, "VIEW", 0, "top: start in the cpus (default), classes, time or net view", 0 },
 	{ "families", OPT_FAMILIES, "LIST", 0, "probe families to load (default all): "
 	  "softirq,sched,clock,net,loss", 0 },
 	{ "port", OPT_PORT, "PORT", 0, "net: only this service port in the port rows (repeatable), "
@@ -37,6 +38,11 @@ static const struct argp_option options[] = {
 	{ "class", OPT_CLASS, "NAME=GLOB", 0, "name a thread class (repeatable), e.g. "
 	  "workers='TNT_*'", 0 },
 	{ "runq-p99-ms", OPT_RUNQ, "MS", 0, "oversubscription threshold (default 1)", 0 },
+	{ "futex-pct", OPT_FUTEX_PCT, "PCT", 0, "lock_contention: futex share of a class's time "
+	  "(default 30)", 0 },
+	{ "disk-pct", OPT_DISK_PCT, "PCT", 0, "io_bound: disk-wait share of a class's time (default 30)", 0 },
+	{ "net-wait-pct", OPT_NET_WAIT_PCT, "PCT", 0, "net_wait_dominant: network-wait share of a "
+	  "class's time (default 50)", 0 },
 	{ "sample-hz", OPT_SAMPLE_HZ, "HZ", 0, "clock: CPU samples/s per CPU (default 499, 1-10000)", 0 },
 	{ "clock-vdso-pct", OPT_CLOCK_PCT, "PCT", 0, "gettimeofday_hotspot: vDSO share of a "
 	  "process's CPU samples (default 10)", 0 },
@@ -251,8 +257,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_VIEW:
 		cfg->view_classes = !strcmp(arg, "classes");
 		cfg->view_net = !strcmp(arg, "net");
-		if (!cfg->view_classes && !cfg->view_net && strcmp(arg, "cpus"))
-			return fail(ctx, "bad view '%s': cpus, classes or net", arg);
+		cfg->view_time = !strcmp(arg, "time");
+		if (!cfg->view_classes && !cfg->view_net && !cfg->view_time && strcmp(arg, "cpus"))
+			return fail(ctx, "bad view '%s': cpus, classes, time or net", arg);
 		break;
 	case OPT_COMM:
 		if (!*arg || strlen(arg) > 15)
@@ -297,6 +304,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (parse_number(arg, 1, 10000, &v) || v != floor(v))
 			return fail(ctx, "bad sample rate '%s': a whole number of Hz from 1 to 10000", arg);
 		cfg->sample_hz = (unsigned int)v;
+		break;
+	}
+	case OPT_FUTEX_PCT:
+	case OPT_DISK_PCT:
+	case OPT_NET_WAIT_PCT: {
+		double *v = key == OPT_FUTEX_PCT ? &cfg->futex_pct
+			    : key == OPT_DISK_PCT ? &cfg->disk_pct : &cfg->net_wait_pct;
+
+		if (parse_number(arg, 0, 100, v) || *v <= 0)
+			return fail(ctx, "bad share '%s': a percentage above 0, up to 100", arg);
 		break;
 	}
 	case OPT_CLOCK_PCT:

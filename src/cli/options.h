@@ -56,12 +56,16 @@ struct dbt_config {
 	char sort_key;          /* top: column key, 0 for the default */
 	bool view_classes;      /* top: start in the thread-class view */
 	bool view_net;          /* top: start in the network view */
+	bool view_time;         /* top: start in the wall-time budget view */
 	unsigned short ports[DBT_MAX_PORTS];  /* --port: only these service ports in the port rows */
 	int n_ports;
 	const char *comm;       /* only processes with this comm */
 	struct tclass_override classes[DBT_MAX_CLASS_OVERRIDES];  /* --class NAME=GLOB */
 	int n_classes;
 	double runq_p99_us;     /* oversubscription threshold */
+	double futex_pct;       /* lock_contention: futex share of a class's time; 0: default */
+	double disk_pct;        /* io_bound: disk-wait share; 0: default */
+	double net_wait_pct;    /* net_wait_dominant: net-wait share; 0: default */
 	unsigned int sample_hz; /* clock family: CPU-clock samples per second per CPU */
 	unsigned int families;  /* --families: bit per dbt_family_names entry; 0 = all */
 	double clock_vdso_pct;  /* gettimeofday_hotspot: vDSO share threshold, % of CPU samples */

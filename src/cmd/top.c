@@ -7,6 +7,7 @@
 #include "render/class_table.h"
 #include "render/cpu_table.h"
 #include "render/net_table.h"
+#include "render/time_table.h"
 #include "render/top_ui.h"
 
 #include <stdio.h>
@@ -42,8 +43,10 @@ static int ui_input(void *ctx)
 int cmd_top(const struct dbt_config *cfg)
 {
 	enum top_view view = cfg->view_net ? TOP_VIEW_NET
+			     : cfg->view_time ? TOP_VIEW_TIME
 			     : cfg->view_classes ? TOP_VIEW_CLASSES : TOP_VIEW_CPUS;
 	char default_key = view == TOP_VIEW_NET ? NET_TABLE_DEFAULT_SORT
+			   : view == TOP_VIEW_TIME ? TIME_TABLE_DEFAULT_SORT
 			   : view == TOP_VIEW_CLASSES ? CLASS_TABLE_DEFAULT_SORT : CPU_TABLE_DEFAULT_SORT;
 	struct top_ctx t = { NULL, cfg->sort_key ? cfg->sort_key : default_key, view };
 	struct session_sink sink = { .ctx = &t, .input_fd = -1 };
@@ -54,6 +57,7 @@ int cmd_top(const struct dbt_config *cfg)
 	int rc, failed;
 
 	if (!(view == TOP_VIEW_NET       ? net_table_valid_key(t.sort_key)
+	      : view == TOP_VIEW_TIME    ? time_table_valid_key(t.sort_key)
 	      : view == TOP_VIEW_CLASSES ? class_table_valid_key(t.sort_key)
 					 : cpu_table_valid_key(t.sort_key))) {
 		log_err("bad sort key '%c': one of the keys in the table header", t.sort_key);

@@ -153,6 +153,7 @@ static int take_one(struct sched_collector *c, struct sched_snapshot *snap,
 	t->sirq_ns = tv->sirq_ns;
 	t->net_sirq_ns = tv->net_sirq_ns;
 	t->base_oncpu_ns = tv->base_oncpu_ns;
+	class_time_blk_from(&t->blk, &tv->blk);
 	return 0;
 }
 
@@ -261,6 +262,7 @@ static int take_runq(void *arg, uint32_t n)
 		if (!r)
 			return -ENOMEM;
 		r->pid = c->runq_keys[i].pid;
+		r->kind = c->runq_keys[i].kind;
 		memcpy(r->comm, c->runq_keys[i].comm, sizeof(r->comm));
 		r->comm[sizeof(r->comm) - 1] = 0;
 		r->born_ns = c->runq_vals[i].born_ns;

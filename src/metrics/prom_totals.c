@@ -356,6 +356,8 @@ static void add_classes(struct prom_totals *t, const struct sched_interval *si)
 			if (c->runq_hist)
 				hist_add(&e->v.runq, c->runq_hist, false);
 			e->v.runq.sum_s += (double)c->runq_ns / 1e9;
+			for (int s = 0; s < CT_STATES; s++)
+				e->v.state_s[s] += (double)c->time.ns[s] / 1e9;
 		}
 	}
 	slots_age(t->classes.live, t->classes.size, t->classes.n_live);

@@ -14,6 +14,7 @@
 #include "dbtrace/softirq.h"
 #include "findings/finding.h"
 #include "metrics/prom_loss.h"
+#include "model/class_time.h"
 #include "model/net_model.h"
 #include "model/thread_class.h"
 #include "session/interval.h"
@@ -49,6 +50,7 @@ struct prom_class_total {
 	double oncpu_s;
 	uint64_t vol, invol;           /* context switches */
 	struct prom_hist runq;
+	double state_s[CT_STATES];     /* the wall-time budget (model/class_time.h) */
 };
 
 /* The loss family's counters of a port and role. */

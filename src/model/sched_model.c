@@ -47,17 +47,18 @@ static int key_cmp(uint32_t pa, const char *ca, uint32_t pb, const char *cb)
 static int by_runq_key(const void *a, const void *b)
 {
 	const struct sched_runq_sample *x = a, *y = b;
+	int c = key_cmp(x->pid, x->comm, y->pid, y->comm);
 
-	return key_cmp(x->pid, x->comm, y->pid, y->comm);
+	return c ? c : (x->kind > y->kind) - (x->kind < y->kind);
 }
 
-static const struct sched_runq_sample *find_runq(const struct sched_snapshot *s, uint32_t pid,
-						 const char *comm)
+static const struct sched_runq_sample *find_runq(const struct sched_snapshot *s,
+						 const struct sched_runq_sample *key)
 {
 	int lo = 0, hi = s->n_rq - 1;
 
 	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2, c = key_cmp(s->rq[mid].pid, s->rq[mid].comm, pid, comm);
+		int mid = lo + (hi - lo) / 2, c = by_runq_key(&s->rq[mid], key);
 
 		if (!c)
 			return &s->rq[mid];
@@ -106,6 +107,7 @@ int sched_snapshot_prune_runq(struct sched_snapshot *s, struct dbt_sched_runq_ke
 		}
 		if (n_gone < max) {
 			gone[n_gone].pid = s->rq[r].pid;
+			gone[n_gone].kind = s->rq[r].kind;
 			memcpy(gone[n_gone].comm, s->rq[r].comm, sizeof(gone[n_gone].comm));
 		}
 		n_gone++;
@@ -211,6 +213,9 @@ void sched_class_finish(struct sched_class_stats *c, double dt_s)
 		c->softirq_lost_pct = 100;
 	if (c->net_softirq_lost_pct > 100)
 		c->net_softirq_lost_pct = 100;
+	class_time_finish(&c->time);
+	c->time.futex_p50_us = c->futex_hist ? hist_percentile_us(c->futex_hist, DBT_HIST_BUCKETS, 0.50) : NAN;
+	c->time.futex_p99_us = c->futex_hist ? hist_percentile_us(c->futex_hist, DBT_HIST_BUCKETS, 0.99) : NAN;
 	c->runq_p50_us = c->runq_p99_us = c->runq_max_us = NAN;
 	if (!c->runq_hist)
 		return;
@@ -241,7 +246,8 @@ static int runq_merge(__u64 **dst, const __u64 *src)
 static void class_free(struct sched_class_stats *c)
 {
 	free(c->runq_hist);
-	c->runq_hist = NULL;
+	free(c->futex_hist);
+	c->runq_hist = c->futex_hist = NULL;
 }
 
 static void proc_free(struct sched_proc_stats *p)
@@ -268,13 +274,26 @@ static int class_add(struct sched_class_stats *a, const struct sched_class_stats
 	for (int w = 0; w < DBT_SCHED_CPU_WORDS; w++)
 		a->cpus[w] |= b->cpus[w];
 	a->cpus_beyond |= b->cpus_beyond;
-	return runq_merge(&a->runq_hist, b->runq_hist);
+	class_time_add(&a->time, &b->time);
+	return runq_merge(&a->runq_hist, b->runq_hist) ?: runq_merge(&a->futex_hist, b->futex_hist);
 }
 
-static void thread_add(struct sched_class_stats *c, const struct sched_thread_sample *a,
+static struct class_time_sample time_sample(const struct sched_snapshot *s,
+					    const struct sched_thread_sample *t)
+{
+	return (struct class_time_sample){ s->mono_ns, t->oncpu_ns, t->runq_ns, t->sirq_ns, &t->blk };
+}
+
+static void thread_add(struct sched_class_stats *c, const struct sched_snapshot *prev,
+		       const struct sched_thread_sample *a, const struct sched_snapshot *cur,
 		       const struct sched_thread_sample *b, const struct dbt_sched_ival *iv)
 {
 	static const struct sched_thread_sample zero;
+	struct class_time_sample ta, tb = time_sample(cur, b);
+
+	if (a)
+		ta = time_sample(prev, a);
+	class_time_thread(&c->time, a ? &ta : NULL, &tb, prev->mono_ns);
 
 	if (!a)
 		a = &zero;   /* first seen in this interval: its counters started at 0 */
@@ -350,8 +369,8 @@ static int by_name_key(const void *a, const void *b)
 	return key_cmp(x->pid, x->comm, y->pid, y->comm);
 }
 
-/* Each run-queue histogram's change since prev, into the class of a
- * thread of cur with its process and name. */
+/* Each run-queue (and futex wait) histogram's change since prev, into
+ * the class of a thread of cur with its process and name. */
 static int fold_runq(const struct sched_snapshot *prev, const struct sched_snapshot *cur,
 		     const struct class_map *map, struct sched_class_stats *acc)
 {
@@ -372,22 +391,23 @@ static int fold_runq(const struct sched_snapshot *prev, const struct sched_snaps
 	qsort(idx, (size_t)n, sizeof(*idx), by_name_key);
 	for (int r = 0; r < cur->n_rq; r++) {
 		const struct sched_runq_sample *b = &cur->rq[r];
-		const struct sched_runq_sample *a = find_runq(prev, b->pid, b->comm);
+		const struct sched_runq_sample *a = find_runq(prev, b);
 		struct named_class key = { b->pid, b->comm, 0 }, *hit;
+		__u64 **dst;
 
 		hit = bsearch(&key, idx, (size_t)n, sizeof(*idx), by_name_key);
 		if (!hit)
 			continue;
 		if (a && a->born_ns != b->born_ns)
 			a = NULL;   /* evicted and made anew: counts from zero */
-		if (!acc[hit->cls].runq_hist &&
-		    !(acc[hit->cls].runq_hist = calloc(DBT_HIST_BUCKETS, sizeof(__u64)))) {
+		dst = b->kind == DBT_SCHED_HIST_FUTEX ? &acc[hit->cls].futex_hist : &acc[hit->cls].runq_hist;
+		if (!*dst && !(*dst = calloc(DBT_HIST_BUCKETS, sizeof(__u64)))) {
 			free(idx);
 			return -ENOMEM;
 		}
 		for (int i = 0; i < DBT_HIST_BUCKETS; i++)
 			/* u32 counters wrap: the difference modulo 2^32 */
-			acc[hit->cls].runq_hist[i] += (__u32)(b->buckets[i] - (a ? a->buckets[i] : 0));
+			(*dst)[i] += (__u32)(b->buckets[i] - (a ? a->buckets[i] : 0));
 	}
 	free(idx);
 	return 0;
@@ -416,7 +436,7 @@ static int build_proc(const struct class_map *map, size_t group, struct sched_cl
 		if (!active(&acc[c]))
 			continue;
 		*row = acc[c];
-		acc[c].runq_hist = NULL;
+		acc[c].runq_hist = acc[c].futex_hist = NULL;
 		snprintf(row->name, sizeof(row->name), "%s", map->classes[c].name);
 		row->map_class = (int)c;
 		k++;
@@ -466,7 +486,7 @@ int sched_interval_compute(const struct sched_snapshot *prev, const struct sched
 		const struct class_map_member *m = class_map_find(map, b->pid, b->tid);
 
 		if (m)
-			thread_add(&acc[m->cls], sched_snapshot_find(prev, b->tid), b,
+			thread_add(&acc[m->cls], prev, sched_snapshot_find(prev, b->tid), cur, b,
 				   cur->ival ? &cur->ival[i] : NULL);
 	}
 	err = fold_runq(prev, cur, map, acc);
@@ -506,7 +526,7 @@ int sched_interval_copy(struct sched_interval *dst, const struct sched_interval 
 		int err = 0;
 
 		*p = src->procs[i];
-		p->total.runq_hist = NULL;
+		p->total.runq_hist = p->total.futex_hist = NULL;
 		p->classes = malloc(sizeof(*p->classes) * (size_t)(p->n_classes ? p->n_classes : 1));
 		p->classes_cap = 0;   /* sized once */
 		if (!p->classes) {
@@ -515,11 +535,13 @@ int sched_interval_copy(struct sched_interval *dst, const struct sched_interval 
 		}
 		memcpy(p->classes, src->procs[i].classes, sizeof(*p->classes) * (size_t)p->n_classes);
 		for (int k = 0; k < p->n_classes; k++)
-			p->classes[k].runq_hist = NULL;
+			p->classes[k].runq_hist = p->classes[k].futex_hist = NULL;
 		dst->n_procs++;
-		err = runq_merge(&p->total.runq_hist, src->procs[i].total.runq_hist);
+		err = runq_merge(&p->total.runq_hist, src->procs[i].total.runq_hist) ?:
+		      runq_merge(&p->total.futex_hist, src->procs[i].total.futex_hist);
 		for (int k = 0; k < p->n_classes && !err; k++)
-			err = runq_merge(&p->classes[k].runq_hist, src->procs[i].classes[k].runq_hist);
+			err = runq_merge(&p->classes[k].runq_hist, src->procs[i].classes[k].runq_hist) ?:
+			      runq_merge(&p->classes[k].futex_hist, src->procs[i].classes[k].futex_hist);
 		if (err) {
 			sched_interval_free(dst);
 			return err;

@@ -9,6 +9,7 @@
 #include "dbtrace/hist.h"
 #include "dbtrace/sched.h"
 #include "model/class_map.h"
+#include "model/class_time.h"
 #include "model/thread_class.h"
 
 /* One thread at one snapshot: cumulative counters. Kept small: two
@@ -25,12 +26,14 @@ struct sched_thread_sample {
 	/* the kernel's on-CPU total when dbtrace first saw it (0: born
 	 * since): /proc's running total minus this is oncpu_ns */
 	uint64_t base_oncpu_ns;
+	struct class_time_blk blk;     /* blocked time by reason (model/class_time.h) */
 };
 
-/* The cumulative run-queue delay histogram of one (process, thread name)
- * (struct dbt_sched_runq_hist). */
+/* The cumulative run-queue delay (or futex wait) histogram of one
+ * (process, thread name) (struct dbt_sched_runq_hist). */
 struct sched_runq_sample {
 	uint32_t pid;
+	uint32_t kind;                 /* enum dbt_sched_hist_kind */
 	char comm[16];
 	uint64_t born_ns;              /* another value: a new entry, counted from zero */
 	__u32 buckets[DBT_HIST_BUCKETS];
@@ -41,7 +44,7 @@ struct sched_snapshot {
 	struct sched_thread_sample *t; /* sorted by tid */
 	int n;
 	size_t cap;
-	struct sched_runq_sample *rq;  /* sorted by (pid, comm) */
+	struct sched_runq_sample *rq;  /* sorted by (pid, comm, kind) */
 	int n_rq;
 	size_t cap_rq;
 	/* what the kernel recorded per thread during the interval ending at
@@ -74,9 +77,11 @@ struct sched_class_stats {
 	 * inline it made every class, summary row and copy 8 KB. Owned by
 	 * the interval or summary that holds the stats (freed with it). */
 	__u64 *runq_hist;
+	__u64 *futex_hist;             /* futex wait (the budget's), the same way */
 	uint64_t cpus[DBT_SCHED_CPU_WORDS];
 	bool cpus_beyond;
 	int allowed_cpus;              /* filled by the caller (I/O); 0: unknown */
+	struct class_time time;        /* the wall-time budget */
 };
 
 /* One group of processes (model/proc_group.h; one process unless

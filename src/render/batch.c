@@ -2,6 +2,7 @@
 #include "render/class_table.h"
 #include "render/cpu_table.h"
 #include "render/net_table.h"
+#include "render/time_table.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -45,6 +46,29 @@ static int print_classes(FILE *out, const struct interval_view *iv, char sort_ke
 		return n;
 	for (int i = 0; i < n; i++) {
 		class_table_row(line, sizeof(line), &rows[i]);
+		fprintf(out, "%s\n", line);
+	}
+	free(rows);
+	return 0;
+}
+
+static int print_time(FILE *out, const struct interval_view *iv, char sort_key)
+{
+	struct class_row *rows;
+	char line[512];
+	int n;
+
+	time_table_header(line, sizeof(line), sort_key);
+	fprintf(out, "%s\n", line);
+	if (!iv->sched) {
+		fprintf(out, "(sched probes not attached)\n");
+		return 0;
+	}
+	n = time_table_rows(iv->sched, sort_key, &rows);
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n; i++) {
+		time_table_row(line, sizeof(line), &rows[i]);
 		fprintf(out, "%s\n", line);
 	}
 	free(rows);
@@ -99,6 +123,7 @@ int batch_print(FILE *out, const struct interval_view *iv, enum top_view view, c
 		(unsigned long long)iv->thread_evictions);
 	err = view == TOP_VIEW_NET       ? print_net(out, iv, sort_key)
 	      : view == TOP_VIEW_CLASSES ? print_classes(out, iv, sort_key)
+	      : view == TOP_VIEW_TIME    ? print_time(out, iv, sort_key)
 					 : print_cpus(out, iv, sort_key);
 	if (err)
 		return err;

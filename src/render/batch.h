@@ -11,6 +11,7 @@ enum top_view {
 	TOP_VIEW_CPUS = 0,
 	TOP_VIEW_CLASSES = 1,
 	TOP_VIEW_NET = 2,
+	TOP_VIEW_TIME = 3,
 	TOP_VIEW_COUNT,
 };
 

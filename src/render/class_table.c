@@ -60,7 +60,7 @@ bool class_table_valid_key(char key)
 const char *class_table_key_help(void)
 {
 	return "sort: p pid  t threads  C %cpu  V vol/s  I invol/s  R runnable  5/9/M runq p50/p99/max  "
-	       "m migrations  L lost to softirq  D vDSO   v net view  q quit";
+	       "m migrations  L lost to softirq  D vDSO   v time view  q quit";
 }
 
 void class_table_header(char *buf, size_t len, char sort_key)

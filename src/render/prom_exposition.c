@@ -230,6 +230,20 @@ static void render_classes(const struct prom_totals *t, FILE *f)
 		class_labels(&l, c, i == n);
 		histogram(f, "dbtrace_class_runqueue_delay_seconds", &l, &c->runq);
 	}
+	family(f, "dbtrace_class_state_seconds_total", "counter",
+	       "Thread-seconds of a thread class by state: on CPU, waiting for a CPU, under softirqs, "
+	       "or blocked by reason (futex, net, disk, sleep, pipe_other, kernel).");
+	for (int i = 0; i <= n; i++) {
+		const struct prom_class_total *c = prom_totals_class(t, i);
+
+		if (!c)
+			continue;
+		for (int s = 0; s < CT_STATES; s++) {
+			class_labels(&l, c, i == n);
+			lset_add(&l, "state", class_state_name(s));
+			sample(f, "dbtrace_class_state_seconds_total", &l, c->state_s[s]);
+		}
+	}
 }
 
 static void port_labels(struct lset *l, const struct prom_port_total *p, bool other)

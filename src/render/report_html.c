@@ -523,6 +523,82 @@ static void class_table(FILE *f, const struct capture *c, int top_n)
 	fputs("</section>\n", f);
 }
 
+/* --- the wall-time budget over time ------------------------------------- */
+
+/* One colour per state (model/class_time.h order). */
+static const char *const state_colour[CT_STATES] = {
+	"#2e7d32", "#f9a825", "#8e24aa", "#c62828", "#1565c0", "#6d4c41", "#90a4ae", "#00838f", "#455a64",
+};
+
+static const struct capture_ival_class *ival_class(const struct capture_ival *iv, int pid,
+						   const char *name)
+{
+	for (int i = 0; i < iv->n_classes; i++)
+		if (iv->classes[i].pid == pid && !strcmp(iv->classes[i].name, name))
+			return &iv->classes[i];
+	return NULL;
+}
+
+/* A class's budget per interval: one column each, its states stacked
+ * bottom (on CPU) to top, 100% high; an interval without the class
+ * stays empty. */
+static void time_bars(FILE *f, const struct capture *c, const struct sched_proc_stats *p,
+		      const struct sched_class_stats *s)
+{
+	const int h = 80, bw = c->n_intervals > 60 ? 4 : 10;
+
+	fputs("<figure><figcaption>", f);
+	esc(f, p->comm);
+	fprintf(f, " (pid %d) / ", p->pid);
+	esc(f, s->name);
+	fprintf(f, "</figcaption><svg class=\"time\" width=\"%d\" height=\"%d\" role=\"img\">",
+		c->n_intervals * bw + 2, h + 2);
+	for (int i = 0; i < c->n_intervals; i++) {
+		const struct capture_ival_class *ic = ival_class(&c->intervals[i], p->pid, s->name);
+		double y = h + 1;
+
+		for (int st = 0; ic && st < CT_STATES; st++) {
+			double hh = isfinite(ic->pct[st]) ? ic->pct[st] / 100.0 * h : 0;
+
+			if (hh <= 0)
+				continue;
+			y -= hh;
+			fprintf(f, "<rect x=\"%d\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"%s\">"
+				"<title>t=%.0fs %s %.1f%%</title></rect>",
+				1 + i * bw, y, bw - 1, hh, state_colour[st], c->intervals[i].t,
+				class_state_name(st), ic->pct[st]);
+		}
+	}
+	fputs("</svg></figure>\n", f);
+}
+
+static void time_section(FILE *f, const struct capture *c, int top_n)
+{
+	int shown = c->sched.n_procs < top_n ? c->sched.n_procs : top_n, bars = 0;
+
+	fputs("<section id=\"time\"><h2>Where each class's time goes</h2>\n", f);
+	if (!c->have_sched) {
+		absent(f, c, "sched", "the wall-time budget");
+		fputs("</section>\n", f);
+		return;
+	}
+	fputs("<p>Each thread class's thread-seconds per interval, split by state (100% = all its "
+	      "threads for the whole interval):", f);
+	for (int st = 0; st < CT_STATES; st++)
+		fprintf(f, " <span style=\"color:%s\">&#9632;</span> %s", state_colour[st], class_state_name(st));
+	fputs(".</p>\n<div class=\"hists\">", f);
+	for (int i = 0; i < shown && bars < top_n; i++) {
+		const struct sched_proc_stats *p = &c->sched.procs[i];
+
+		for (int k = 0; k < p->n_classes && bars < top_n; k++)
+			if (p->classes[k].time.thread_ns) {
+				time_bars(f, c, p, &p->classes[k]);
+				bars++;
+			}
+	}
+	fputs("</div>\n</section>\n", f);
+}
+
 /* --- histograms --------------------------------------------------------- */
 
 /* A fine histogram (dbtrace/hist.h, ns) as bars between the first and
@@ -837,6 +913,7 @@ int report_html_write(FILE *f, const struct capture *c, const struct report_opts
 		return err;
 	cpu_table(f, c);
 	class_table(f, c, top_n);
+	time_section(f, c, top_n);
 	net_section(f, c, top_n);
 	loss_section(f, c, top_n);
 	clock_section(f, c, top_n);

@@ -2,6 +2,7 @@
 #include "render/class_table.h"
 #include "render/cpu_table.h"
 #include "render/net_table.h"
+#include "render/time_table.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -13,7 +14,9 @@
 struct top_ui {
 	bool classes;                  /* class view, else CPU view (unless net) */
 	bool net;                      /* network view */
+	bool time;                     /* wall-time budget view */
 	char cpu_key, class_key, net_key;  /* each view keeps its own sort */
+	char time_key;
 	char status[256];
 	int ncpus;
 	bool have_view;
@@ -53,7 +56,9 @@ int top_ui_open(struct top_ui **out, int ncpus, enum top_view view, char sort_ke
 	ui->class_key = classes ? sort_key : CLASS_TABLE_DEFAULT_SORT;
 	ui->net = view == TOP_VIEW_NET;
 	ui->net_key = ui->net ? sort_key : NET_TABLE_DEFAULT_SORT;
-	if (ui->net)
+	ui->time = view == TOP_VIEW_TIME;
+	ui->time_key = ui->time ? sort_key : TIME_TABLE_DEFAULT_SORT;
+	if (ui->net || ui->time)
 		ui->cpu_key = CPU_TABLE_DEFAULT_SORT;
 	snprintf(ui->status, sizeof(ui->status), "%s", status);
 	if (!initscr()) {
@@ -114,6 +119,30 @@ static int draw_classes(struct top_ui *ui, int y, int last)
 	n = class_table_rows(&ui->sched, ui->class_key, &rows);
 	for (int i = 0; i < n && y < last; i++) {
 		class_table_row(line, sizeof(line), &rows[i]);
+		mvprintw(y++, 0, "%s", line);
+	}
+	if (n >= 0)
+		free(rows);
+	return y;
+}
+
+static int draw_time(struct top_ui *ui, int y, int last)
+{
+	struct class_row *rows;
+	char line[512];
+	int n;
+
+	time_table_header(line, sizeof(line), ui->time_key);
+	attron(A_REVERSE);
+	mvprintw(y++, 0, "%-*s", COLS > 1 ? COLS - 1 : 1, line);
+	attroff(A_REVERSE);
+	if (!ui->have_sched) {
+		mvprintw(y++, 0, "(sched probes not attached: see dbtrace probes)");
+		return y;
+	}
+	n = time_table_rows(&ui->sched, ui->time_key, &rows);
+	for (int i = 0; i < n && y < last; i++) {
+		time_table_row(line, sizeof(line), &rows[i]);
 		mvprintw(y++, 0, "%s", line);
 	}
 	if (n >= 0)
@@ -190,12 +219,15 @@ static void draw(struct top_ui *ui)
 	y++;
 	if (ui->net)
 		draw_net(ui, y, panel);
+	else if (ui->time)
+		draw_time(ui, y, panel);
 	else if (ui->classes)
 		draw_classes(ui, y, panel);
 	else
 		draw_cpus(ui, y, panel);
 	draw_findings(ui, panel);
 	mvprintw(maxy - 1, 0, "%s", ui->net ? net_table_key_help()
+				    : ui->time ? time_table_key_help()
 				    : ui->classes ? class_table_key_help() : cpu_table_key_help());
 	refresh();
 }
@@ -237,16 +269,24 @@ int top_ui_input(struct top_ui *ui)
 		if (ch == 'q' || ch == 27 /* Esc */)
 			return 1;
 		if (ch == 'v') {
-			/* cpus -> classes -> net -> cpus */
+			/* cpus -> classes -> time -> net -> cpus */
 			if (ui->net) {
 				ui->net = false;
+			} else if (ui->time) {
+				ui->time = false;
+				ui->net = true;
 			} else if (ui->classes) {
 				ui->classes = false;
-				ui->net = true;
+				ui->time = true;
 			} else {
 				ui->classes = true;
 			}
 			redraw = true;
+		} else if (ch > 0 && ch < 128 && ui->time) {
+			if (time_table_valid_key((char)ch)) {
+				ui->time_key = (char)ch;
+				redraw = true;
+			}
 		} else if (ch > 0 && ch < 128 && ui->net) {
 			if (net_table_valid_key((char)ch)) {
 				ui->net_key = (char)ch;

@@ -25,6 +25,15 @@ void judge_init(struct judge *j, const struct dbt_config *cfg, bool read_clock_e
 	drops_config_default(&j->drops);
 	acceptq_config_default(&j->acceptq);
 	softnet_config_default(&j->softnet);
+	lockc_config_default(&j->lockc);
+	if (cfg->futex_pct > 0)
+		j->lockc.futex_pct = cfg->futex_pct;
+	iobound_config_default(&j->iobound);
+	if (cfg->disk_pct > 0)
+		j->iobound.disk_pct = cfg->disk_pct;
+	netwait_config_default(&j->netwait);
+	if (cfg->net_wait_pct > 0)
+		j->netwait.net_pct = cfg->net_wait_pct;
 	misbinding_init(&j->mis);
 	for (int i = 0; i < cfg->n_pids && i < DBT_MAX_PIDS; i++)
 		j->pids[j->n_pids++] = (int)cfg->pids[i];
@@ -99,6 +108,12 @@ int judge_tick(struct judge *j, struct tick *t, const struct cpu_row *rows, int 
 	if (si) {
 		fill_allowed_cpus(si);
 		err = oversubscription_check(si, &j->oversub, index, &j->now);
+		if (!err)
+			err = lock_contention_check(si, &j->lockc, index, &j->now);
+		if (!err)
+			err = io_bound_check(si, &j->iobound, index, &j->now);
+		if (!err && t->have_net)
+			err = net_wait_dominant_check(si, &t->net, &j->netwait, index, &j->now);
 	}
 	if (!err && t->have_clock)
 		err = gettimeofday_hotspot_check(&t->clock, fns, &j->clock_env, &j->gtod, index,

@@ -13,7 +13,10 @@
 #include "findings/bimodal_response.h"
 #include "findings/finding.h"
 #include "findings/gettimeofday_hotspot.h"
+#include "findings/io_bound.h"
 #include "findings/link_saturated.h"
+#include "findings/lock_contention.h"
+#include "findings/net_wait_dominant.h"
 #include "findings/oversubscription.h"
 #include "findings/packet_drops.h"
 #include "findings/retransmit_timeouts.h"
@@ -36,6 +39,9 @@ struct judge {
 	struct drops_config drops;
 	struct acceptq_config acceptq;
 	struct softnet_config softnet;
+	struct lockc_config lockc;     /* the wall-time budget's rules */
+	struct iobound_config iobound;
+	struct netwait_config netwait;
 	struct misbinding mis;         /* NIC layout read once, target CPUs cached */
 	int pids[DBT_MAX_PIDS];        /* -p: the misbinding targets */
 	int n_pids;

@@ -257,10 +257,37 @@ static void test_empty_captures(void **state)
 	capture_free(&b);
 }
 
+/* The wall-time budget: one row per state the class was in, before or
+ * after ("time_<state>_pct"), and the blocked sum; none for states it
+ * never was in. */
+static void test_time_budget(void **state)
+{
+	struct capture a, b;
+	struct capture_diff d;
+	struct cdiff_opts o = { .top_n = 20 };
+	const struct cdiff_row *r;
+
+	load("time_a.json", &a);
+	load("time_b.json", &b);
+	assert_int_equal(capture_diff_compute(&a, &b, &o, &d), 0);
+	r = row(&d, CDIFF_CLASSES, "time_classes/locker-*", "time_futex_pct");
+	assert_true(fabs(r->before - 20.9) < 0.1 && fabs(r->after - 42.3) < 0.1);
+	assert_int_equal(r->dir, CDIFF_UP);
+	assert_int_equal(row(&d, CDIFF_CLASSES, "time_classes/locker-*", "time_blocked_pct")->dir, CDIFF_UP);
+	/* two points less on-CPU: within the noise */
+	assert_int_equal(row(&d, CDIFF_CLASSES, "time_classes/locker-*", "time_oncpu_pct")->dir, CDIFF_SAME);
+	assert_null(cdiff_find(&d, CDIFF_CLASSES, "time_classes/locker-*", "time_net_pct"));
+	assert_non_null(cdiff_find(&d, CDIFF_CLASSES, "time_classes/recv", "time_net_pct"));
+	capture_diff_free(&d);
+	capture_free(&a);
+	capture_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_oversized_pool),
+		cmocka_unit_test(test_time_budget),
 		cmocka_unit_test(test_tbf_device),
 		cmocka_unit_test(test_same_capture),
 		cmocka_unit_test(test_absent_sections),

@@ -245,8 +245,17 @@ static void test_net_view_and_ports(void **state)
 	assert_int_equal(parse(&cfg, err, 3, "top", "--view", "classes"), 0);
 	assert_true(cfg.view_classes);
 	assert_false(cfg.view_net);
+	assert_int_equal(parse(&cfg, err, 3, "top", "--view", "time"), 0);
+	assert_true(cfg.view_time);
+	assert_false(cfg.view_classes || cfg.view_net);
+	assert_int_equal(parse(&cfg, err, 6, "top", "--futex-pct", "40", "--disk-pct=20", "--net-wait-pct",
+			       "65"), 0);
+	assert_true(cfg.futex_pct == 40 && cfg.disk_pct == 20 && cfg.net_wait_pct == 65);
+	assert_int_equal(parse(&cfg, err, 3, "top", "--futex-pct", "0"), -EINVAL);
+	assert_int_equal(parse(&cfg, err, 3, "top", "--disk-pct", "101"), -EINVAL);
+	assert_non_null(strstr(err, "bad share '101'"));
 	assert_int_equal(parse(&cfg, err, 3, "top", "--view", "disks"), -EINVAL);
-	assert_non_null(strstr(err, "cpus, classes or net"));
+	assert_non_null(strstr(err, "cpus, classes, time or net"));
 	assert_int_equal(parse(&cfg, err, 3, "capture", "--port", "0"), -EINVAL);
 	assert_non_null(strstr(err, "bad port '0'"));
 	assert_int_equal(parse(&cfg, err, 3, "capture", "--port", "65536"), -EINVAL);

@@ -119,6 +119,7 @@ static void test_counters_are_sums(void **state)
 		c->runq_hist[dbt_hist_bucket(800)] = 5;            /* 0.8 µs */
 		c->runq_hist[dbt_hist_bucket(1500000)] = 2;        /* 1.5 ms */
 		c->runq_hist[DBT_HIST_BUCKETS - 1] = 1;            /* open above */
+		c->time.ns[CT_FUTEX] = 400000000;                  /* 0.4 s blocked on futexes */
 		assert_int_equal(prom_totals_add(st, &w.iv), 0);
 	}
 	scrape(st, &s, &text);
@@ -136,6 +137,10 @@ static void test_counters_are_sums(void **state)
 	assert_true(value(&s, "dbtrace_class_runqueue_delay_seconds_bucket{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",le=\"+Inf\"}") == 16);
 	assert_true(value(&s, "dbtrace_class_runqueue_delay_seconds_count{pid=\"42\",comm=\"mysqld\",class=\"mysqld\"}") == 16);
 	assert_true(near(value(&s, "dbtrace_class_runqueue_delay_seconds_sum{pid=\"42\",comm=\"mysqld\",class=\"mysqld\"}"), 0.006));
+	/* the budget's states are counters too, one series per state */
+	assert_true(near(value(&s, "dbtrace_class_state_seconds_total{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",state=\"futex\"}"), 0.8));
+	assert_true(near(value(&s, "dbtrace_class_state_seconds_total{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",state=\"net\"}"), 0));
+	assert_int_equal(count_prefix(&s, "dbtrace_class_state_seconds_total{pid=\"42\""), CT_STATES);
 	/* 22 finite buckets + Inf + sum + count */
 	assert_int_equal(count_prefix(&s, "dbtrace_class_runqueue_delay_seconds"), 25);
 	/* the exporter itself */
@@ -401,7 +406,7 @@ static void test_every_family_typed_once(void **state)
 			fail_msg("no TYPE line for %s", s.s[i].key);
 		assert_null(strstr(first + 1, want));
 	}
-	assert_int_equal(s.families, 36);   /* 21, and the loss family's 15 */
+	assert_int_equal(s.families, 37);   /* 22 (with the groups gauge and the budget), and the loss family's 15 */
 	assert_non_null(strstr(text, "class=\"x\\\"y\""));
 	assert_non_null(strstr(text, "dbtrace_group_processes{pid=\"1\",comm=\"x\\\"y\"} 9\n"));
 	free(s.s);

@@ -234,6 +234,29 @@ static void test_long_capture(void **state)
 	capture_free(&c);
 }
 
+/* The wall-time budget over time: one figure per class with a budget,
+ * one stacked column per interval that has the class, its states in
+ * order and as high as their shares. */
+static void test_time_bars(void **state)
+{
+	struct capture c;
+	char err[256], *html, *fig;
+
+	assert_int_equal(capture_read_file(CAPS "time_ivals.json", &c, err, sizeof(err)), 0);
+	html = render(&c);
+	assert_self_contained(html);
+	assert_non_null(strstr(html, "<section id=\"time\">"));
+	fig = strstr(html, "/ locker-*</figcaption>");
+	assert_non_null(fig);
+	/* locker-* in interval 1 (t=2 s): 27.5% futex, 80 px = 100% */
+	assert_non_null(strstr(fig, "height=\"22.04\" fill=\"#c62828\"><title>t=2s futex 27.5%"));
+	/* the five intervals with the class (the load ran from the second to
+	 * the sixth), and the legend */
+	assert_int_equal(count(html, "futex "), 5 + 1);
+	free(html);
+	capture_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_absent_families),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_long_capture),
+		cmocka_unit_test(test_time_bars),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -80,16 +80,23 @@ static void test_sort_keeps_one_sample_per_thread(void **state)
 	sched_snapshot_free(&s);
 }
 
-static void runq(struct sched_snapshot *s, uint32_t pid, const char *comm, uint64_t born,
-		 uint32_t bucket, uint32_t count)
+static void name_hist(struct sched_snapshot *s, uint32_t kind, uint32_t pid, const char *comm,
+		      uint64_t born, uint32_t bucket, uint32_t count)
 {
 	struct sched_runq_sample *r = sched_snapshot_add_runq(s);
 
 	assert_non_null(r);
+	r->kind = kind;
 	r->pid = pid;
 	snprintf(r->comm, sizeof(r->comm), "%s", comm);
 	r->born_ns = born;
 	r->buckets[bucket] = count;
+}
+
+static void runq(struct sched_snapshot *s, uint32_t pid, const char *comm, uint64_t born,
+		 uint32_t bucket, uint32_t count)
+{
+	name_hist(s, DBT_SCHED_HIST_RUNQ, pid, comm, born, bucket, count);
 }
 
 /* Histograms of names no thread has any more are dropped and named. */
@@ -145,6 +152,10 @@ static void test_classes_rates_and_deltas(void **state)
 	runq(&a, 100, "RpcIO", 1, slow, 50);               /* evicted, made anew: */
 	runq(&b, 100, "RpcIO", 2, slow, 0);                /* counts from zero */
 	runq(&b, 999, "gone", 1, slow, 9);                 /* no thread of it: nowhere */
+	/* the budget's futex waits, kept the same way under their own kind:
+	 * 3 waits of 40 µs, never mixed into the run-queue delay */
+	name_hist(&a, DBT_SCHED_HIST_FUTEX, 100, "worker-1", 1, dbt_hist_bucket(40000), 2);
+	name_hist(&b, DBT_SCHED_HIST_FUTEX, 100, "worker-1", 1, dbt_hist_bucket(40000), 5);
 	sched_snapshot_sort(&a);
 	sched_snapshot_sort(&b);
 	for (int i = 1; i <= 4; i++) {
@@ -168,6 +179,9 @@ static void test_classes_rates_and_deltas(void **state)
 	assert_true(fabs(w->vol_per_s - 4.0) < 1e-9);      /* 4 x 2 / 2 s */
 	assert_true(fabs(w->invol_per_s - 80.0) < 1e-9);   /* 4 x 40 / 2 s */
 	assert_int_equal(hist_total(w->runq_hist, DBT_HIST_BUCKETS), 12);
+	assert_int_equal(hist_total(w->futex_hist, DBT_HIST_BUCKETS), 3);
+	assert_true(fabs(w->time.futex_p50_us - 40.0) <= 40.0 / 32);
+	assert_null(r->futex_hist);
 	assert_true(fabs(w->runq_p50_us - 1500.0) <= 1500.0 / 32);
 	assert_true(w->runq_p99_us <= 2000.0 + 1e-9);      /* never above the exact max */
 	assert_true(fabs(w->runq_max_us - 2000.0) < 1e-9);

@@ -1,0 +1,58 @@
+#include "findings/io_bound.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void iobound_config_default(struct iobound_config *cfg)
+{
+	cfg->disk_pct = 30;
+}
+
+static void describe(struct finding *f, const struct sched_proc_stats *p,
+		     const struct sched_class_stats *c, double dt_s)
+{
+	const struct class_time *t = &c->time;
+
+	snprintf(f->id, sizeof(f->id), "io_bound");
+	f->severity = t->pct[CT_DISK] >= 60 ? SEV_CRITICAL : SEV_WARNING;
+	f->pid = p->pid;
+	snprintf(f->class_name, sizeof(f->class_name), "%s", c->name);
+	snprintf(f->title, sizeof(f->title), "%s (pid %d) class %s: %.0f%% of its time waiting for disk I/O",
+		 p->comm, p->pid, c->name, t->pct[CT_DISK]);
+	finding_num(f, "threads", c->threads);
+	finding_num(f, "disk_pct", t->pct[CT_DISK]);
+	finding_num(f, "oncpu_pct", t->pct[CT_ONCPU]);
+	finding_num(f, "runqueue_pct", t->pct[CT_RUNQ]);
+	finding_num(f, "disk_seconds", (double)t->ns[CT_DISK] / 1e9);
+	finding_num(f, "interval_s", dt_s);
+	snprintf(f->hint, sizeof(f->hint),
+		 "Class %s waits on the storage more than it runs: look at the device's latency and queue "
+		 "(iostat -x, biolatency), the fsync/commit policy (group commit, "
+		 "innodb_flush_log_at_trx_commit, synchronous_commit) and whether the working set "
+		 "fits the buffer pool.",
+		 c->name);
+}
+
+int io_bound_check(const struct sched_interval *iv, const struct iobound_config *cfg,
+		   int interval_index, struct finding_list *out)
+{
+	for (int i = 0; i < iv->n_procs; i++) {
+		const struct sched_proc_stats *p = &iv->procs[i];
+
+		for (int k = 0; k < p->n_classes; k++) {
+			const struct sched_class_stats *c = &p->classes[k];
+			struct finding f;
+			int err;
+
+			if (!c->time.thread_ns || !(c->time.pct[CT_DISK] > cfg->disk_pct))
+				continue;
+			memset(&f, 0, sizeof(f));
+			describe(&f, p, c, iv->dt_s);
+			f.first_interval = f.last_interval = interval_index;
+			err = findings_merge(out, &f);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}

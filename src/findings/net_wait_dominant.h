@@ -1,0 +1,29 @@
+/* net_wait_dominant: a server's thread class spends most of its time
+ * waiting on the network (recv, poll, epoll_wait on sockets) while the
+ * clients of one of this host's service ports see a response time far
+ * above the server's own for the same port: the time goes to the network
+ * between them (round trips, the client side), not to the database. From
+ * the wall-time budget and the net family's port rows. Judged only when
+ * both sides of a port are on this host (its client and server rows). */
+#ifndef DBTRACE_FINDINGS_NET_WAIT_DOMINANT_H
+#define DBTRACE_FINDINGS_NET_WAIT_DOMINANT_H
+
+#include "findings/finding.h"
+#include "model/net_model.h"
+#include "model/sched_model.h"
+
+struct netwait_config {
+	double net_pct;                /* default 50: net share of the class's thread time */
+	double client_p99_us;          /* default 5000: the clients' response p99 */
+	double server_ratio;           /* default 0.5: the server's p99 at most this x the clients' */
+	double wakeups_per_request;    /* default 0.5: the class's voluntary switches per request
+	                                  of the port's server row, to be that server */
+};
+
+void netwait_config_default(struct netwait_config *cfg);
+
+int net_wait_dominant_check(const struct sched_interval *si, const struct net_interval *ni,
+			    const struct netwait_config *cfg, int interval_index,
+			    struct finding_list *out);
+
+#endif

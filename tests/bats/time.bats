@@ -1,0 +1,121 @@
+#!/usr/bin/env bats
+# The wall-time budget per class (classes[].time): each state against the
+# load's own account of its threads (tests/tools/time_classes.c: its CPU
+# clock, /proc/thread-self/schedstat's run-queue clock, and its own timing
+# of each blocking call).
+
+load helpers/common
+
+setup() { make_scratch; }
+teardown() {
+	stop_bg
+	[ -n "${LOOP:-}" ] && losetup -d "$LOOP"
+	remove_scratch
+}
+
+# the load's line for class $1, field $2 (e.g. oncpu_pct)
+load_field() {
+	sed -n "s/^class $(sed 's/[*]/[*]/g' <<<"$1") .* $2=\([-0-9.]*\).*/\1/p" "$OUT.load"
+}
+
+# dbtrace's summary of class $1: jq path $2 under it
+class_time() {
+	jq -r --arg c "$1" --argjson pid "$(cat "$OUT.pid")" \
+		".processes[] | select(.pid == \$pid) | .classes[] | select(.name == \$c) | $2" "$OUT"
+}
+
+# A loop device on a file in $SCRATCH: O_DIRECT reads of it work on any
+# file system, the VM's tmpfs included. Sets LOOP.
+make_loop() {
+	[ -e /dev/loop-control ] || modprobe loop
+	truncate -s 16M "$SCRATCH/disk.img"
+	LOOP="$(losetup -f --show "$SCRATCH/disk.img")"
+}
+
+# |a-b| <= d
+within_abs() {
+	awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN { x = a - b; if (x < 0) x = -x; exit !(x <= d) }'
+}
+
+# The load lives entirely inside the capture, so each class's budget
+# covers its threads' whole lives, as the load's own account does. Its
+# disk reads go to a loop device (O_DIRECT works there on any file
+# system, the VM's tmpfs included).
+# bats test_tags=vm
+@test "time: every class's states agree with the load's own timing within 5 points and sum to 100%" {
+	make_loop
+	OUT="$SCRATCH/run.json"
+	# the lockers' futex share falls as other load takes the CPUs: a
+	# threshold below it, so lock_contention's other conditions are tested
+	CAPTURE_OPTS=(--futex-pct 10)
+	capture_around "$OUT" 8 "$TOOLS/time_classes" -d 5 "$LOOP"
+	"$VALIDATE" "$OUT"
+	local cls state got want sum res failed=0
+	while read -r cls state; do
+		sum="$(class_time "$cls" .time.sum_pct)"
+		res="$(class_time "$cls" .time.residual_pct)"
+		echo "$cls: sum ${sum}%, residual ${res}%"
+		within_abs "$sum" 100 1 || failed=1
+		# what the states measured apart add up to: the sum is not just
+		# made to close by assigning the rest
+		within_abs "$res" 0 2 || failed=1
+		for pair in oncpu:oncpu_pct runqueue:runq_pct "$state:${state}_pct"; do
+			got="$(class_time "$cls" ".time.share_pct.${pair%%:*}")"
+			want="$(load_field "$cls" "${pair#*:}")"
+			echo "  ${pair%%:*}: dbtrace $got%, load $want%"
+			within_abs "$got" "$want" 5 || failed=1
+		done
+	done <<-EOF
+		spin oncpu
+		sleeper sleep
+		locker-* futex
+		recv net
+		piperd pipe_other
+		feed sleep
+		diskrd disk
+	EOF
+	# the syscall behind the pipe reader's pipe_other time
+	got="$(class_time piperd '.blocked_by_syscall[0].syscall')"
+	echo "piperd's top syscall: $got"
+	[ "$got" = read ]
+	# the lockers wait on one mutex: one futex word holds nearly all of
+	# their blocked time, and lock_contention names it
+	got="$(class_time 'locker-*' '.time.futex.top_addresses[0].blocked_share_pct')"
+	echo "locker-*'s top futex word: ${got}% of its blocked time"
+	within_abs "$got" 100 10
+	jq -e --argjson pid "$(cat "$OUT.pid")" \
+		'[.findings[] | select(.id == "lock_contention" and .pid == $pid and .class == "locker-*")] | length > 0' "$OUT"
+	[ "$failed" -eq 0 ]
+}
+
+# The time view: one row per class, the states' columns summing to 100,
+# sorted by the column asked for (f: futex).
+# bats test_tags=vm
+@test "time: top --batch --view time shows each class's states summing to 100%, sorted by --sort" {
+	make_loop
+	# long enough for dbtrace's start under a slow (TCG) guest; stopped
+	# once top is done
+	"$TOOLS/time_classes" -d 60 "$LOOP" >"$SCRATCH/load.out" &
+	PIDS=($!)
+	wait_for_text "$SCRATCH/load.out" pid
+	run "$DBTRACE" top --batch --view time --sort f -d 3 -p "${PIDS[0]}"
+	[ "$status" -eq 0 ]
+	echo "$output" | tail -12
+	echo "$output" | grep -q '%ONCPU.*%RUNQ.*%SIRQ.*%BLOCK.*\*%FUTEX.*%NET.*%DISK.*%SLEEP.*%OTHER.*%KERN'
+	# the last table: rows of the load, each summing to 100 (on CPU, run
+	# queue, softirq and the six reasons; %BLOCK is their sum)
+	local last
+	last="$(echo "$output" | awk '/^dbtrace top/ { buf = "" } { buf = buf $0 "\n" } END { printf "%s", buf }')"
+	# every class of the load, sorted by %FUTEX, highest first
+	echo "$last" | awk -v pid="${PIDS[0]}" '$1 == pid { n++; if (n > 1 && $9 > prev) bad = 1; prev = $9 }
+		END { exit bad || n < 7 }'
+	echo "$last" | grep -q 'locker-\*'
+	echo "$last" | awk -v pid="${PIDS[0]}" '$1 == pid {
+		# PID COMM CLASS THR then oncpu runq sirq blocked futex net disk sleep other kern
+		s = $5 + $6 + $7 + $9 + $10 + $11 + $12 + $13 + $14
+		if (s < 99 || s > 101 || ($8 - ($9 + $10 + $11 + $12 + $13 + $14)) ^ 2 > 0.25) { print "bad sum:", $0, s; bad = 1 }
+	} END { exit bad }'
+	kill "${PIDS[0]}"
+	wait "${PIDS[0]}" || true
+	PIDS=()
+}

@@ -1,0 +1,182 @@
+/* The wall-time budget of a class: each state's growth between two
+ * snapshots, the wait in progress at the snapshot, the alive window of
+ * threads born or gone in it, and the syscalls behind pipe_other. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+#include "model/class_time.h"
+#include "model/syscall_name.h"
+
+#define MS 1000000ull
+#define T0 (1000 * MS)   /* the window: [T0, T0 + 1 s] */
+#define T1 (T0 + 1000 * MS)
+
+static struct class_time_sample at(uint64_t mono, uint64_t oncpu, uint64_t runq, uint64_t sirq,
+				   const struct class_time_blk *b)
+{
+	return (struct class_time_sample){ mono, oncpu, runq, sirq, b };
+}
+
+static void assert_pct(double got, double want)
+{
+	assert_true(fabs(got - want) < 0.01);
+}
+
+/* 300 ms on CPU (20 of them softirq), 200 ms waiting for it, 500 ms in
+ * futex waits settled by the kernel side: the shares are those. */
+static void test_settled_states(void **state)
+{
+	struct class_time_blk a = { .seen_ns = 1 }, b = a;
+	struct class_time ct = { 0 };
+	struct class_time_sample sa, sb;
+
+	a.ns[DBT_BLK_FUTEX] = 700 * MS;
+	b.ns[DBT_BLK_FUTEX] = 1200 * MS;
+	sa = at(T0, 100 * MS, 50 * MS, 5 * MS, &a);
+	sb = at(T1, 400 * MS, 250 * MS, 25 * MS, &b);
+	class_time_thread(&ct, &sa, &sb, T0);
+	class_time_finish(&ct);
+	assert_int_equal(ct.thread_ns, 1000 * MS);
+	assert_pct(ct.pct[CT_ONCPU], 28);
+	assert_pct(ct.pct[CT_SOFTIRQ], 2);
+	assert_pct(ct.pct[CT_RUNQ], 20);
+	assert_pct(ct.pct[CT_FUTEX], 50);
+	assert_pct(ct.blocked_pct, 50);
+	assert_pct(ct.sum_pct, 100);
+	assert_pct(ct.residual_pct, 0);
+}
+
+/* A thread asleep since 400 ms into the window, still asleep at its end:
+ * the 600 ms of the block in progress are sleep, not left over. */
+static void test_block_in_progress(void **state)
+{
+	struct class_time_blk a = { .seen_ns = 1 }, b = a;
+	struct class_time ct = { 0 };
+	struct class_time_sample sa, sb;
+
+	b.since_ns = T0 + 400 * MS;
+	b.since_oncpu_ns = 400 * MS;
+	b.reason = DBT_BLK_SLEEP;
+	sa = at(T0, 0, 0, 0, &a);
+	sb = at(T1, 400 * MS, 0, 0, &b);
+	assert_int_equal(class_time_blocked_ns(&sb, DBT_BLK_SLEEP), 600 * MS);
+	assert_int_equal(class_time_blocked_ns(&sb, DBT_BLK_NET), 0);
+	class_time_thread(&ct, &sa, &sb, T0);
+	class_time_finish(&ct);
+	assert_pct(ct.pct[CT_ONCPU], 40);
+	assert_pct(ct.pct[CT_SLEEP], 60);
+	assert_pct(ct.residual_pct, 0);
+}
+
+/* Not blocked and not counted anywhere at the snapshot: preempted, so the
+ * rest is the run-queue wait in progress (the residual still says so). */
+static void test_rest_of_a_preempted_thread_is_runqueue(void **state)
+{
+	struct class_time_blk a = { .seen_ns = 1 }, b = a;
+	struct class_time ct = { 0 };
+	struct class_time_sample sa = at(T0, 0, 0, 0, &a), sb = at(T1, 900 * MS, 50 * MS, 0, &b);
+
+	class_time_thread(&ct, &sa, &sb, T0);
+	class_time_finish(&ct);
+	assert_pct(ct.pct[CT_RUNQ], 10);
+	assert_pct(ct.sum_pct, 100);
+	assert_pct(ct.residual_pct, -5);
+}
+
+/* Born 250 ms into the window and gone 750 ms into it: half a second of
+ * thread time; first seen now, its totals count from zero. */
+static void test_born_and_gone_inside_the_window(void **state)
+{
+	struct class_time_blk b = { .seen_ns = T0 + 250 * MS, .exit_ns = T0 + 750 * MS };
+	struct class_time ct = { 0 };
+	struct class_time_sample sb;
+
+	b.ns[DBT_BLK_NET] = 400 * MS;
+	sb = at(T1, 100 * MS, 0, 0, &b);
+	class_time_thread(&ct, NULL, &sb, T0);
+	class_time_finish(&ct);
+	assert_int_equal(ct.thread_ns, 500 * MS);
+	assert_pct(ct.pct[CT_ONCPU], 20);
+	assert_pct(ct.pct[CT_NET], 80);
+}
+
+/* States that overran the alive time never show more than 100%; the
+ * residual keeps the size of the overrun. */
+static void test_overrun_is_capped(void **state)
+{
+	struct class_time_blk b = { .seen_ns = T1 - 100 * MS };
+	struct class_time ct = { 0 };
+	struct class_time_sample sb = at(T1, 50 * MS, 100 * MS, 0, &b);
+
+	class_time_thread(&ct, NULL, &sb, T0);
+	class_time_finish(&ct);
+	assert_true(ct.sum_pct <= 100.01);
+	assert_pct(ct.pct[CT_ONCPU], 100.0 / 3);
+	assert_pct(ct.residual_pct, 50);
+}
+
+/* The other-syscall time by syscall: each thread slot's growth, merged
+ * over threads and classes, sorted by seconds. */
+static void test_syscalls_behind_pipe_other(void **state)
+{
+	struct class_time_blk a = { .seen_ns = 1 }, b, c = { .seen_ns = T0 };
+	struct class_time ct = { 0 }, other = { 0 };
+	struct class_time_sample sa, sb, sc;
+
+	a.sys_nr[0] = 0;     /* read */
+	a.sys_ns[0] = 100 * MS;
+	a.ns[DBT_BLK_PIPE_OTHER] = 100 * MS;
+	b = a;
+	b.sys_ns[0] = 300 * MS;
+	b.sys_nr[1] = 61;    /* wait4 */
+	b.sys_ns[1] = 100 * MS;
+	b.ns[DBT_BLK_PIPE_OTHER] = 500 * MS;
+	c.sys_nr[0] = 61;
+	c.sys_ns[0] = 400 * MS;
+	c.ns[DBT_BLK_PIPE_OTHER] = 400 * MS;
+	sa = at(T0, 0, 0, 0, &a);
+	sb = at(T1, 0, 0, 0, &b);
+	sc = at(T1, 0, 0, 0, &c);
+	class_time_thread(&ct, &sa, &sb, T0);
+	class_time_thread(&other, NULL, &sc, T0);
+	class_time_add(&ct, &other);
+	class_time_finish(&ct);
+	assert_int_equal(ct.n_sys, 2);
+	assert_int_equal(ct.sys_nr[0], 61);
+	assert_int_equal(ct.sys_ns[0], 500 * MS);
+	assert_int_equal(ct.sys_nr[1], 0);
+	assert_int_equal(ct.sys_ns[1], 200 * MS);
+	assert_int_equal(ct.thread_ns, 2000 * MS);
+}
+
+static void test_names(void **state)
+{
+	assert_string_equal(class_state_name(CT_PIPE_OTHER), "pipe_other");
+	assert_int_equal(class_state_parse("runqueue"), CT_RUNQ);
+	assert_int_equal(class_state_parse("blocked"), -1);
+#ifdef __x86_64__
+	assert_string_equal(syscall_name(0), "read");
+	assert_string_equal(syscall_name(202), "futex");
+#endif
+	assert_null(syscall_name(-1));
+	assert_null(syscall_name(100000));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_settled_states),
+		cmocka_unit_test(test_block_in_progress),
+		cmocka_unit_test(test_rest_of_a_preempted_thread_is_runqueue),
+		cmocka_unit_test(test_born_and_gone_inside_the_window),
+		cmocka_unit_test(test_overrun_is_capped),
+		cmocka_unit_test(test_syscalls_behind_pipe_other),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
