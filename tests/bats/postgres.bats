@@ -133,7 +133,7 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 # stime growth, however late the capture starts or ends (the VM is slow).
 # bats test_tags=vm
 @test "postgres: the backends are one class of the postmaster's group, on-CPU = their /proc/PID/stat" {
-	local pids hz t0 t1 cpu_s proc_s threads
+	local pids hz t0 t1 cpu_s proc_s threads sum oncpu net
 	wait_backends 0
 	"${AS_PG[@]}" "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres --protocol=simple -n -S -c 8 -j 2 -T 300 \
 		postgres >"$SCRATCH/pgbench.out" 2>&1 &
@@ -166,6 +166,16 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 	[ "$threads" -eq 8 ]
 	awk -v p="$proc_s" 'BEGIN { exit !(p > 0.5) }'
 	within_pct "$cpu_s" "$proc_s" 5
+	# the backends' wall-time budget over the run: the states sum to
+	# 100 ± 1%, and a backend is on a CPU or waiting for its client's
+	# next statement (net) most of its time; pgbench stopped half the
+	# capture, so net leads
+	sum="$(backend time.sum_pct)"
+	oncpu="$(backend time.share_pct.oncpu)"
+	net="$(backend time.share_pct.net)"
+	echo "backends' budget: sum $sum%, oncpu $oncpu%, net $net%"
+	within_abs "$sum" 100 1
+	awk -v a="$oncpu" -v b="$net" 'BEGIN { exit !(a + b > 60 && b > 20) }'
 	# the group: formed by parent, the postmaster and every backend in it
 	jq -e --argjson p "$PG_PID" '.groups[] | select(.pid == $p) | .formed_by == "parent"' "$SCRATCH/run.json"
 	for p in "${pids[@]}"; do

@@ -32,11 +32,6 @@ make_loop() {
 	LOOP="$(losetup -f --show "$SCRATCH/disk.img")"
 }
 
-# |a-b| <= d
-within_abs() {
-	awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN { x = a - b; if (x < 0) x = -x; exit !(x <= d) }'
-}
-
 # The load lives entirely inside the capture, so each class's budget
 # covers its threads' whole lives, as the load's own account does. Its
 # disk reads go to a loop device (O_DIRECT works there on any file

@@ -106,6 +106,11 @@ within_pct() {
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
 }
 
+# |a-b| <= d (percentage points, counts)
+within_abs() {
+	awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN { x = a - b; if (x < 0) x = -x; exit !(x <= d) }'
+}
+
 # --- CPUs ------------------------------------------------------------------
 # The tests pin their loads to CPUs, and a machine has 1 to 64 of them (or
 # more), not always numbered from 0 or all usable (offline CPUs, a cpuset).
