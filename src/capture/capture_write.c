@@ -96,6 +96,7 @@ static json_object *cpu_object(const struct cpu_row *r)
 	json_object *o = json_object_new_object();
 	json_object *pct = json_object_new_object(), *raises = json_object_new_object();
 	json_object *entries = json_object_new_object(), *wait = json_object_new_object();
+	json_object *wait_hist = json_object_new_object();
 
 	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++) {
 		const char *k = softirq_vec_key(v);
@@ -104,6 +105,10 @@ static json_object *cpu_object(const struct cpu_row *r)
 		json_object_object_add(raises, k, r->have_sirq ? u64(r->raises[v]) : NULL);
 		json_object_object_add(entries, k, r->have_sirq ? u64(r->entries[v]) : NULL);
 		json_object_object_add(wait, k, num(r->wait_p99_us[v]));
+		/* sampled: the waits really timed and their weight beside the
+		 * estimate of all of them */
+		json_object_object_add(wait_hist, k, r->wait_timed[v] ?
+				       capture_hist_object(r->wait_hist[v], r->wait_timed[v], DBT_BUSY_KEEP) : NULL);
 	}
 	json_object_object_add(pct, "total", num(r->softirq_total_pct));
 	json_object_object_add(o, "cpu", json_object_new_int(r->cpu));
@@ -117,6 +122,7 @@ static json_object *cpu_object(const struct cpu_row *r)
 	json_object_object_add(o, "softirq_raises", raises);
 	json_object_object_add(o, "softirq_entries", entries);
 	json_object_object_add(o, "softirq_wait_p99_us", wait);
+	json_object_object_add(o, "softirq_wait_hist", wait_hist);
 	return o;
 }
 
