@@ -46,9 +46,10 @@ void judge_free(struct judge *j)
 	findings_free(&j->now);
 }
 
-/* The CPUs each reported process may use: the one piece of I/O the
- * findings need, done here so the model and the rules stay pure. */
-static void fill_allowed_cpus(struct sched_interval *si)
+/* The CPUs each reported group may use (the union over its processes:
+ * a PostgreSQL's backends, not its postmaster alone): the one piece of
+ * I/O the findings need, done here so the model and the rules stay pure. */
+static void fill_allowed_cpus(struct judge *j, struct sched_interval *si, int index)
 {
 	/* processes come busiest first: the rest are neither shown nor judged */
 	for (int i = 0; i < si->n_procs && i < JUDGED_PROCS; i++) {
@@ -56,7 +57,7 @@ static void fill_allowed_cpus(struct sched_interval *si)
 		struct dbt_cpuset set;
 		int n = 0;
 
-		if (!proc_cpus_allowed(NULL, p->pid, 0, &set)) {
+		if (!misbinding_group_cpus(&j->mis, p->pid, index, &set)) {
 			n = (int)dbt_cpuset_count(&set);
 			if (dbt_cpuset_format_list(&set, p->cpus_allowed, sizeof(p->cpus_allowed)) < 0)
 				p->cpus_allowed[0] = 0;
@@ -106,7 +107,7 @@ int judge_tick(struct judge *j, struct tick *t, const struct cpu_row *rows, int 
 
 	findings_clear(&j->now);
 	if (si) {
-		fill_allowed_cpus(si);
+		fill_allowed_cpus(j, si, index);
 		err = oversubscription_check(si, &j->oversub, index, &j->now);
 		if (!err)
 			err = lock_contention_check(si, &j->lockc, index, &j->now);

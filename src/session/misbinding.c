@@ -76,6 +76,16 @@ static struct misbind_target *target(struct misbinding *m, int pid, int index)
 	return &c->t;
 }
 
+int misbinding_group_cpus(struct misbinding *m, int pid, int index, struct dbt_cpuset *cpus)
+{
+	const struct misbind_target *t = target(m, pid, index);
+
+	if (!t)
+		return -ENOENT;
+	*cpus = t->cpus;
+	return 0;
+}
+
 static double oncpu_of(const struct sched_interval *si, int pid)
 {
 	for (int i = 0; si && i < si->n_procs; i++)

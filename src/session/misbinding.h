@@ -52,6 +52,11 @@ void misbinding_free(struct misbinding *m);
 int misbinding_pick(const struct sched_interval *si, const int *pids, int n_pids, int self,
 		    int *out, int max);
 
+/* Where pid's group may run (the union of its processes' threads' sets,
+ * read at most every few intervals, as for the targets): *cpus, or
+ * -ENOENT when no process of it could be read. */
+int misbinding_group_cpus(struct misbinding *m, int pid, int index, struct dbt_cpuset *cpus);
+
 /*
  * Runs softirq_on_db_cores and irq_affinity_overlap for each target and
  * softirq_concentration for the host, over one interval's CPU rows.
