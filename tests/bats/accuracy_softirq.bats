@@ -7,6 +7,10 @@
 load helpers/common
 load helpers/accuracy
 
+# Slower under qemu TCG: dbtrace and libbpf-tools need longer to load there.
+LIMIT=10
+[ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
+
 setup() {
 	make_scratch
 	MISSES=0
@@ -22,46 +26,66 @@ proc_stat_softirq() {
 	awk '/^cpu[0-9]+ / { print substr($1, 4), $8 }' /proc/stat
 }
 
-# softirqs' total for one vector (nanoseconds with -N), 0 when absent.
-softirqs_ns() {   # file vector
-	awk -v v="$2" '$1 == v { n = $2 } END { print n + 0 }' "$1"
-}
-
-# bats test_tags=vm
-@test "softirq time: per-CPU totals within 10% of /proc/stat, NET_RX and all vectors within 10% of libbpf-tools softirqs" {
-	command -v softirqs >/dev/null || skip "libbpf-tools' softirqs is not installed (scripts/setup.sh --test)"
-	local out="$SCRATCH/run.json" hz secs=6 before after rx_before rx_after
-	hz="$(getconf CLK_TCK)"
-	# softirqs first (it prints one summary after its interval), then
-	# dbtrace; the load runs inside both windows, which differ only by
-	# the start-up of each tool on an otherwise quiet machine
-	# line-buffered: "Tracing" must reach the file before the load starts
-	stdbuf -oL softirqs -N "$((secs + 3))" 1 >"$SCRATCH/softirqs" 2>&1 &
-	SIRQ_PID=$!
-	wait_for_text "$SCRATCH/softirqs" "Tracing" 10
-	before="$(proc_stat_softirq)"
-	rx_before="$(proc_net_rx)"
-	start_bg "$SCRATCH/err" "$DBTRACE" capture -d "$secs" -i 1 -o "$out"
-	wait_for_text "$SCRATCH/err" "capturing to" "${LIMIT:-10}"
+# softirq_window SECONDS [softirqs]: a capture of SECONDS into
+# $SCRATCH/run.json with a loopback request/response load on $LOAD_CPU
+# inside it (its NET_RX runs there, some 30% of the CPU), /proc/stat and
+# /proc/softirqs read as dbtrace's window opens (its message) and closes
+# (it exits): in $SCRATCH/{stat,rx}.{before,after}. With "softirqs",
+# libbpf-tools softirqs runs around all of it and prints its sums, when
+# interrupted, into $SCRATCH/softirqs.
+softirq_window() {
+	local secs="$1"
+	if [ "${2:-}" = softirqs ]; then
+		# SIGINT, which a background command of a script ignores unless
+		# given back; line-buffered, so "Tracing" shows before the load
+		env --default-signal=INT stdbuf -oL softirqs -N 999 1 >"$SCRATCH/softirqs" 2>&1 &
+		SIRQ_PID=$!
+		wait_for_text "$SCRATCH/softirqs" "Tracing" "$LIMIT"
+	fi
+	start_bg "$SCRATCH/err" "$DBTRACE" capture -d "$secs" -i 1 -o "$SCRATCH/run.json"
+	wait_for_text "$SCRATCH/err" "capturing to" "$LIMIT"
+	proc_stat_softirq >"$SCRATCH/stat.before"
+	proc_net_rx >"$SCRATCH/rx.before"
 	sleep 0.3
-	# loopback request/response on one CPU: its NET_RX runs there, some
-	# 30% of the CPU, hundreds of ticks over the run
 	"$TOOLS/tcp_rr" -d "$((secs - 2))" -c "$LOAD_CPU" -S "$LOAD_CPU"
 	wait "$BG_PID"; BG_PID=
-	after="$(proc_stat_softirq)"
-	rx_after="$(proc_net_rx)"
-	wait "$SIRQ_PID"; SIRQ_PID=
-	"$VALIDATE" "$out"
-	cat "$SCRATCH/softirqs"
-	local dur cpu ticks got want
-	dur="$(jq .duration_s "$out")"
+	proc_stat_softirq >"$SCRATCH/stat.after"
+	proc_net_rx >"$SCRATCH/rx.after"
+	if [ -n "${SIRQ_PID:-}" ]; then
+		kill -INT "$SIRQ_PID"
+		wait "$SIRQ_PID"; SIRQ_PID=
+		cat "$SCRATCH/softirqs"
+	fi
+	"$VALIDATE" "$SCRATCH/run.json"
+}
+
+# delta NAME CPU: the growth of CPU's value between $SCRATCH/NAME.before
+# and .after ("cpu value" lines)
+delta() {
+	join "$SCRATCH/$1.before" "$SCRATCH/$1.after" | awk -v c="$2" '$1 == c { print $3 - $2 }'
+}
+
+# dbtrace alone: a second tracer on the same tracepoints puts its own
+# programs' run time inside each softirq run but outside dbtrace's timed
+# part (and dbtrace's outside its), time /proc/stat counts: with runs of
+# 2-3 us here, 10% and more.
+# bats test_tags=vm
+@test "softirq time: per-CPU totals within 10% of /proc/stat, NET_RX runs equal to /proc/softirqs" {
+	local hz cpu ticks got want
+	hz="$(getconf CLK_TCK)"
+	softirq_window 8
+	local dur
+	dur="$(jq .duration_s "$SCRATCH/run.json")"
 	# per CPU: dbtrace's share x the window against the kernel's ticks.
-	# A tick is 1/USER_HZ s: a CPU with under 50 ticks (0.5 s) is below
-	# what 10% can resolve and is held to 5 ticks instead.
+	# A kernel without IRQ_TIME_ACCOUNTING (this host's) counts softirq
+	# time by what each tick interrupted: 6 s at 30% of HZ=250 is ~450
+	# such samples, +-5% (2 sigma), inside 10% (and on an idle NOHZ CPU
+	# no tick runs to count: a quiet CPU is not a fair comparison). A
+	# CPU with under 50 USER_HZ ticks (0.5 s) is held to 5 ticks instead.
 	for cpu in "${CPUS[@]}"; do
-		ticks="$(join <(echo "$before") <(echo "$after") | awk -v c="$cpu" '$1 == c { print $3 - $2 }')"
+		ticks="$(delta stat "$cpu")"
 		got="$(jq -r --argjson c "$cpu" --argjson d "$dur" --argjson hz "$hz" \
-			'.cpus[] | select(.cpu == $c) | .softirq_pct.total * $d / 100 * $hz' "$out")"
+			'.cpus[] | select(.cpu == $c) | .softirq_pct.total * $d / 100 * $hz * 10 | round / 10' "$SCRATCH/run.json")"
 		if [ "${ticks:-0}" -ge 50 ]; then
 			check "CPU $cpu softirq time (ticks of 1/$hz s) vs /proc/stat" "$got" "$ticks" 10
 		else
@@ -70,26 +94,35 @@ softirqs_ns() {   # file vector
 		fi
 	done
 	# per CPU, NET_RX runs against /proc/softirqs (the kernel's count,
-	# exact in dbtrace even when the time is sampled); 2%: the two
-	# windows differ by dbtrace's start-up and a quiet CPU's few runs
+	# exact in dbtrace even when the time is sampled); 2%: a quiet CPU's
+	# few runs between the message and the reads
 	for cpu in "${CPUS[@]}"; do
-		want="$(join <(echo "$rx_before") <(echo "$rx_after") | awk -v c="$cpu" '$1 == c { print $3 - $2 }')"
-		got="$(jq -r --argjson c "$cpu" '.cpus[] | select(.cpu == $c) | .softirq_entries.net_rx' "$out")"
+		want="$(delta rx "$cpu")"
+		got="$(jq -r --argjson c "$cpu" '.cpus[] | select(.cpu == $c) | .softirq_entries.net_rx' "$SCRATCH/run.json")"
 		if [ "${want:-0}" -ge 1000 ]; then
 			check "CPU $cpu NET_RX runs vs /proc/softirqs" "$got" "$want" 2
 		else
 			echo "CPU $cpu NET_RX runs: dbtrace $got, /proc/softirqs $want (a quiet CPU: not compared)"
 		fi
 	done
-	# over all CPUs, per vector: dbtrace's shares x the window against
-	# softirqs' nanoseconds
-	local vec sum
+	no_misses
+}
+
+# Both tracers over the same load, softirqs' window around dbtrace's: it
+# is longer by dbtrace's start-up, on a machine otherwise quiet, which
+# adds a few ms of timer and RCU softirq to its total.
+# bats test_tags=vm
+@test "softirq time: NET_RX and all vectors within 10% of libbpf-tools softirqs over the same window" {
+	command -v softirqs >/dev/null || skip "libbpf-tools' softirqs is not installed (scripts/setup.sh --test)"
+	softirq_window 8 softirqs
+	local dur vec got want
+	dur="$(jq .duration_s "$SCRATCH/run.json")"
 	for vec in net_rx total; do
-		got="$(jq -r --arg v "$vec" --argjson d "$dur" '[.cpus[].softirq_pct[$v]] | add * $d / 100 * 1e9' "$out")"
+		got="$(jq -r --arg v "$vec" --argjson d "$dur" '[.cpus[].softirq_pct[$v]] | add * $d / 100 * 1e9 | round' "$SCRATCH/run.json")"
 		if [ "$vec" = total ]; then
-			want="$(awk '$2 ~ /^[0-9]+$/ && $1 != "SOFTIRQ" { n += $2 } END { print n + 0 }' "$SCRATCH/softirqs")"
+			want="$(awk '$1 != "SOFTIRQ" && $2 ~ /^[0-9.e+]+$/ { n += $2 } END { printf "%d", n }' "$SCRATCH/softirqs")"
 		else
-			want="$(softirqs_ns "$SCRATCH/softirqs" "$vec")"
+			want="$(awk -v v="$vec" '$1 == v { n = $2 } END { printf "%d", n }' "$SCRATCH/softirqs")"
 		fi
 		check "$vec time over all CPUs (ns) vs softirqs" "$got" "$want" 10
 	done
