@@ -17,6 +17,10 @@
 #                                    are always added: costs are against them)
 #   EXTRAS=0                         skip the time to first output and the
 #                                    BPF run time per event
+#   BEFORE=PATH                      also the BPF run time per event of another
+#                                    dbtrace binary in the same run (e.g. one
+#                                    built from the commit before a change), in
+#                                    a table of its own
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # one decimal point for $EPOCHREALTIME, awk and printf whatever the locale
@@ -529,6 +533,7 @@ measure_bpf_costs() {
 	command -v bpftool >/dev/null || { echo "bpftool not installed" | tee "$WORK/dbtrace.bpf.na" >"$WORK/floor.bpf.na"; return 0; }
 	bpf_stats_on
 	bpf_cost dbtrace capturing "$DBTRACE" capture -d "$((SECS + 60))" -i 1 -o "$WORK/stats.json"
+	[ -z "${BEFORE:-}" ] || bpf_cost before capturing "$BEFORE" capture -d "$((SECS + 60))" -i 1 -o "$WORK/before.json"
 	bpf_cost floor attached "$TOOLS/bpf_floor"
 	bpf_stats_restore
 	if [ -s "$WORK/stats.json" ]; then
@@ -578,6 +583,11 @@ print_self() {
 	echo "BPF run time per event (kernel.bpf_stats_enabled=1, one ${SECS}s tcp_rr run each; every"
 	echo "number includes the two clock reads bpf_stats adds, as the empty programs show):"
 	print_bpf_table dbtrace
+	if [ -n "${BEFORE:-}" ]; then
+		echo
+		echo "  the same for BEFORE=$BEFORE:"
+		print_bpf_table before
+	fi
 	echo
 	print_bpf_table floor
 }

@@ -17,11 +17,14 @@
 #ifndef DBTRACE_LOAD_SAMPLE_BPF_H
 #define DBTRACE_LOAD_SAMPLE_BPF_H
 
+#include "dbtrace/hist.h"
+
 /* per jiffy, not per ms: CONFIG_HZ as a __kconfig extern fails the load
  * where no kernel config can be read (the test VMs), and tracing programs
  * may not read the coarse clock */
 #define DBT_BUSY_PER_JIFFY 8
-#define DBT_BUSY_KEEP 16               /* one in this many; a power of 2 */
+/* DBT_BUSY_KEEP, one in this many, is in dbtrace/hist.h: the capture
+ * records it beside each sampled histogram */
 #define DBT_UNTIMED 1                  /* a stamp whose time was not read */
 
 /* Per CPU: each object that includes this header gets its own map. */

@@ -3,7 +3,7 @@
  * net family: where the time goes between a client and the database
  * thread. Three measurements (definitions in include/dbtrace/net.h):
  * tx queue latency per device, rx socket-queue latency and response time
- * per service port, all aggregated here as log2 µs histograms.
+ * per service port, all aggregated here as log-linear ns histograms.
  *
  * Three variants, each a complete set, chosen by the attach plan:
  *  "fentry+tp_btf"  fentry tcp_sendmsg, fexit tcp_recvmsg, fentry
@@ -37,6 +37,7 @@
 #include <bpf/bpf_endian.h>
 #include "dbtrace/net.h"
 #include "load_sample.bpf.h"
+#include "hist.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -59,12 +60,13 @@ char LICENSE[] SEC("license") = "GPL";
  * bridges), and whenever a qdisc passes the skb straight on, net_dev_xmit
  * follows on the same CPU for the same skb and finds it there. An skb
  * that goes into a real qdisc may leave from another CPU much later, so
- * it is also put in the net_skbs LRU map; that costs a map update, so a
- * CPU queueing more than BUSY_PER_MS skbs per millisecond into qdiscs
- * times one in four of them, drawn at random (picking by time would
- * favour the first skb after a pause, which finds a drained queue, and
- * bias the percentiles low). Packets and bytes are counted for all. */
-#define BUSY_PER_MS 20
+ * it is also put in the net_skbs LRU map; that costs a map update, so
+ * under load an skb is timed as the socket and softirq measurements are
+ * (dbt_start_weight(), bpf/load_sample.bpf.h): one in sixteen, drawn at
+ * random, counting sixteen times (picking by time would favour the first
+ * skb after a pause, which finds a drained queue, and bias the
+ * percentiles low). The histogram's total then estimates all timed-path
+ * packets; packets and bytes are counted for all. */
 
 /* An skb in a device's queue. The device is part of the key: stacked
  * devices (bond0 over eth0, a vlan) queue the same skb again inside the
@@ -76,11 +78,17 @@ struct skb_key {
 	__u32 pad;
 };
 
+/* When an skb was queued, and how many its timing stands for. */
+struct skb_stamp {
+	__u64 queued_ns;
+	__u64 w;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, DBT_NET_MAX_SKBS);
 	__type(key, struct skb_key);
-	__type(value, __u64);              /* net_dev_queue time */
+	__type(value, struct skb_stamp);
 } net_skbs SEC(".maps");
 
 /* Socket state. Socket-local storage where the programs are typed: a
@@ -109,6 +117,13 @@ struct {
 	__type(value, struct dbt_net_dev);
 } net_devs SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, DBT_NET_MAX_DEVS);
+	__type(key, struct dbt_net_dev_key);
+	__type(value, struct dbt_net_dev_hist);
+} net_dev_hist SEC(".maps");
+
 /* Ports: a sample is an array index, not a hash lookup (two samples per
  * request on each end); the hash is consulted once per socket, and again
  * only when its slot changed hands. Slots never used yet are handed out
@@ -128,6 +143,14 @@ struct {
 	__type(key, __u32);
 	__type(value, struct dbt_net_port);
 } net_ports SEC(".maps");
+
+/* The ports' histograms, indexed like net_ports (struct dbt_net_port_hist). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DBT_NET_MAX_PORTS);
+	__type(key, __u32);
+	__type(value, struct dbt_net_port_hist);
+} net_port_hist SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -157,14 +180,11 @@ struct {
 	__type(value, struct dbt_net_stats);
 } net_stats SEC(".maps");
 
-/* Per CPU: the last skb queued, and how many went into qdiscs in the
- * current millisecond. */
+/* Per CPU: the last skb queued. */
 struct queue_slot {
 	struct skb_key key;
-	__u64 queued_ns;
+	struct skb_stamp stamp;
 	__u64 in_map;                  /* also in net_skbs */
-	__u64 window_ns;
-	__u64 count;
 };
 
 struct {
@@ -174,8 +194,9 @@ struct {
 	__type(value, struct queue_slot);
 } net_queue_slot SEC(".maps");
 
-/* Zeroed template for new device entries: too large for the BPF stack. */
+/* Zeroed templates for new device entries: too large for the BPF stack. */
 const volatile struct dbt_net_dev zero_dev = {};
+const volatile struct dbt_net_dev_hist zero_dev_hist = {};
 
 static __always_inline struct dbt_net_stats *stats(void)
 {
@@ -218,7 +239,7 @@ static __always_inline void on_queue(struct sk_buff *skb, const bool typed)
 	struct queue_slot *q;
 	__u32 zero = 0;
 	bool queued;
-	__u64 now;
+	__u8 w;
 
 	if (!dev)
 		return;
@@ -229,23 +250,20 @@ static __always_inline void on_queue(struct sk_buff *skb, const bool typed)
 	q = bpf_map_lookup_elem(&net_queue_slot, &zero);
 	if (!q)
 		return;
-	now = bpf_ktime_get_ns();
-	q->key = key;
-	q->queued_ns = now;
-	q->in_map = 0;
-	if (!queued)
-		return;
-	if (now - q->window_ns > 1000000) {
-		q->window_ns = now;
-		q->count = 0;
-	}
-	if (++q->count > BUSY_PER_MS && (bpf_get_prandom_u32() & 3)) {
+	w = dbt_start_weight();
+	if (!w) {
 		/* not picked: neither way times it, or the skbs a qdisc passes
 		 * straight on would outnumber the queued ones */
 		q->key.skb = 0;
 		return;
 	}
-	if (bpf_map_update_elem(&net_skbs, &key, &now, BPF_ANY)) {
+	q->key = key;
+	q->stamp.queued_ns = bpf_ktime_get_ns();
+	q->stamp.w = w;
+	q->in_map = 0;
+	if (!queued)
+		return;
+	if (bpf_map_update_elem(&net_skbs, &key, &q->stamp, BPF_ANY)) {
 		st = stats();
 		if (st)
 			st->skb_failed++;
@@ -288,14 +306,35 @@ static __always_inline struct dbt_net_dev *dev_entry(struct net_device *dev, con
 	return d;
 }
 
+/* The device's histogram (shared by all CPUs), made on first need. */
+static __always_inline struct dbt_net_dev_hist *dev_hist(struct net_device *dev, const bool typed)
+{
+	struct dbt_net_dev_key k = { .netns = dev_netns(dev, typed), .ifindex = KREAD(typed, dev, ifindex) };
+	struct dbt_net_dev_hist *h = bpf_map_lookup_elem(&net_dev_hist, &k);
+	struct dbt_net_stats *st;
+
+	if (h)
+		return h;
+	bpf_map_update_elem(&net_dev_hist, &k, (const void *)&zero_dev_hist, BPF_NOEXIST);
+	h = bpf_map_lookup_elem(&net_dev_hist, &k);
+	if (!h) {
+		st = stats();
+		if (st)
+			st->dev_failed++;
+	}
+	return h;
+}
+
 static __always_inline void on_xmit(struct sk_buff *skb, int rc, struct net_device *dev,
 				    unsigned int len, const bool typed)
 {
 	struct skb_key key = { .skb = (__u64)skb, .ifindex = KREAD(typed, dev, ifindex) };
-	__u64 now, queued = 0, *in_map;
+	struct skb_stamp stamp, *in_map;
+	struct dbt_net_dev_hist *h;
 	struct dbt_net_dev *d;
 	struct queue_slot *q;
 	__u32 zero = 0;
+	__u64 now;
 
 	/* NETDEV_TX_BUSY: the skb goes back to the queue and is sent again
 	 * later; its wait goes on */
@@ -309,22 +348,25 @@ static __always_inline void on_xmit(struct sk_buff *skb, int rc, struct net_devi
 	q = bpf_map_lookup_elem(&net_queue_slot, &zero);
 	if (q && q->key.skb == key.skb && q->key.ifindex == key.ifindex) {
 		/* passed straight on, on this CPU */
-		queued = q->queued_ns;
+		stamp = q->stamp;
 		q->key.skb = 0;
 		if (q->in_map)
 			bpf_map_delete_elem(&net_skbs, &key);
 	} else {
 		in_map = bpf_map_lookup_elem(&net_skbs, &key);
 		if (!in_map)
-			return;   /* not timed (see BUSY_PER_MS), or queued before we attached */
-		queued = *in_map;
+			return;   /* not timed (sampled out), or queued before we attached */
+		stamp = *in_map;
 		bpf_map_delete_elem(&net_skbs, &key);
 	}
 	/* the clock only for a timed skb: a clock read costs as much as the
 	 * map lookups here */
 	now = bpf_ktime_get_ns();
-	if (d && now > queued)
-		d->txq_hist[dbt_log2_slot((now - queued) / 1000)]++;
+	if (!d || now <= stamp.queued_ns)
+		return;
+	h = dev_hist(dev, typed);
+	if (h)
+		dbt_hist_add_shared(&h->txq, now - stamp.queued_ns, stamp.w);
 }
 
 /* --- sockets ----------------------------------------------------------- */
@@ -484,12 +526,16 @@ static __always_inline struct dbt_net_port *port_entry(struct dbt_net_sock *s)
 static __always_inline void response_sample(struct dbt_net_sock *s, __u64 now)
 {
 	struct dbt_net_port *p = port_entry(s);
+	struct dbt_net_port_hist *h;
 
 	if (!p)
 		return;
 	p->requests++;
-	if (s->req_w && now > s->req_ns)
-		p->resp_hist[dbt_log2_slot((now - s->req_ns) / 1000)] += s->req_w;
+	if (s->req_w && now > s->req_ns) {
+		h = bpf_map_lookup_elem(&net_port_hist, &s->slot);
+		if (h)
+			dbt_hist_add_shared(&h->resp, now - s->req_ns, s->req_w);
+	}
 }
 
 /* Data became readable. */
@@ -534,6 +580,7 @@ static __always_inline void on_ready(struct sock *sk, const bool typed)
 /* A receive call returned ret bytes. */
 static __always_inline void on_recv(struct sock *sk, int ret, int flags, const bool typed)
 {
+	struct dbt_net_port_hist *h;
 	struct dbt_net_port *p;
 	struct dbt_net_sock *s;
 	__u64 now;
@@ -548,8 +595,9 @@ static __always_inline void on_recv(struct sock *sk, int ret, int flags, const b
 		p->reads++;
 		if (s->rxq_w) {
 			now = bpf_ktime_get_ns();
-			if (now > s->rxq_ns)
-				p->rxq_hist[dbt_log2_slot((now - s->rxq_ns) / 1000)] += s->rxq_w;
+			h = bpf_map_lookup_elem(&net_port_hist, &s->slot);
+			if (h && now > s->rxq_ns)
+				dbt_hist_add_shared(&h->rxq, now - s->rxq_ns, s->rxq_w);
 		}
 	}
 	/* data left unread waits on, from its arrival (the latest one is

@@ -49,6 +49,15 @@ struct {
 	__type(value, struct dbt_sched_thread);
 } sched_threads SEC(".maps");
 
+/* Run-queue delay histograms per (process, thread name): see struct
+ * dbt_sched_runq_hist. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, DBT_SCHED_MAX_RUNQ_KEYS);
+	__type(key, struct dbt_sched_runq_key);
+	__type(value, struct dbt_sched_runq_hist);
+} sched_runq SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -78,8 +87,9 @@ volatile __u32 ival_gen = 0;
  * thread started after it counts from zero, not from when first seen. */
 const volatile __u64 loaded_ns = 0;
 
-/* Zeroed template for new entries: too large for the BPF stack. */
+/* Zeroed templates for new entries: too large for the BPF stack. */
 const volatile struct dbt_sched_thread zero_thread = {};
+const volatile struct dbt_sched_runq_hist zero_runq = {};
 
 /* tp_btf programs read task_struct with plain loads; raw_tp has untyped
  * pointers and goes through bpf_probe_read_kernel, a helper call per
@@ -176,11 +186,37 @@ static __always_inline void record_run(struct dbt_sched_thread *th, __u64 wait, 
 	} else {
 		iv->cpus_beyond = 1;
 	}
-	if (wait) {
-		iv->runq_hist[dbt_log2_slot(wait / 1000)]++;
-		if (wait > iv->runq_max_ns)
-			iv->runq_max_ns = wait;
+	if (wait > iv->runq_max_ns)
+		iv->runq_max_ns = wait;
+}
+
+/* One run-queue wait into the histogram of the thread's process and
+ * name, made on first need. Threads of one class share an entry on
+ * several CPUs: an atomic add. */
+static __always_inline void runq_hist_add(const struct dbt_sched_thread *th, __u64 wait)
+{
+	struct dbt_sched_runq_key k = { .pid = th->pid };
+	struct dbt_sched_runq_hist *h;
+	struct dbt_sched_stats *st;
+
+	__builtin_memcpy(k.comm, th->comm, sizeof(k.comm));
+	h = bpf_map_lookup_elem(&sched_runq, &k);
+	if (!h) {
+		if (!bpf_map_update_elem(&sched_runq, &k, (const void *)&zero_runq, BPF_NOEXIST)) {
+			h = bpf_map_lookup_elem(&sched_runq, &k);
+			if (h)
+				h->born_ns = bpf_ktime_get_ns();
+		} else {
+			h = bpf_map_lookup_elem(&sched_runq, &k);
+		}
+		if (!h) {
+			st = stats();
+			if (st)
+				st->update_failed++;
+			return;
+		}
 	}
+	__sync_fetch_and_add(&h->buckets[dbt_hist_bucket(wait)], 1);
 }
 
 /* Whether this switch-out is the thread's last: do_task_dead() has set
@@ -232,7 +268,7 @@ static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, __u32 
 	struct dbt_sched_thread *th;
 	struct dbt_sched_stats *st;
 	bool stored = false;
-	__u64 runq;
+	__u64 runq, wait;
 	__u32 zero = 0;
 
 	p = bpf_map_lookup_elem(&sirq_pending, &zero);
@@ -249,7 +285,8 @@ static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, __u32 
 	th->net_sirq_ns += sirq.net_ns;
 	th->oncpu_ns = KREAD(typed, prev, se.sum_exec_runtime) - th->base_oncpu_ns;
 	runq = KREAD(typed, prev, sched_info.run_delay) - th->base_runq_ns;
-	record_run(th, runq - th->runq_ns, cpu);
+	wait = runq - th->runq_ns;
+	record_run(th, wait, cpu);
 	th->runq_ns = runq;
 	th->vol = KREAD(typed, prev, nvcsw) - th->base_vol;
 	th->invol = KREAD(typed, prev, nivcsw) - th->base_invol;
@@ -258,6 +295,8 @@ static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, __u32 
 	 * pthread_setname_np): the name it ran under, refreshed as it
 	 * leaves the CPU, keeps every thread's class right */
 	copy_comm(th->comm, prev, typed);
+	if (wait)
+		runq_hist_add(th, wait);
 	if (!dying(prev, typed))
 		return;
 	th->exited = 1;

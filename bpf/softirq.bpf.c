@@ -11,6 +11,7 @@
 #include "dbtrace/softirq.h"
 #include "sirq_pending.bpf.h"
 #include "load_sample.bpf.h"
+#include "hist.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -40,6 +41,13 @@ struct {
 	__type(key, __u32);
 	__type(value, struct dbt_softirq_state);
 } softirq_state SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, DBT_SOFTIRQ_VECS);
+	__type(key, __u32);
+	__type(value, struct dbt_softirq_wait);
+} softirq_wait SEC(".maps");
 
 /* Leaves a finished handler run for the sched family to charge to the
  * task it interrupted (bpf/sirq_pending.bpf.h): in softirq context that
@@ -110,9 +118,13 @@ static __always_inline void on_entry(unsigned int vec)
 	if (w || s->raised_w[vec])
 		now = bpf_ktime_get_ns();
 	if (s->raised_ns[vec]) {
-		if (s->raised_w[vec] && now > s->raised_ns[vec])
-			st->wait_hist[vec][dbt_log2_slot((now - s->raised_ns[vec]) / 1000)] +=
-				s->raised_w[vec];
+		if (s->raised_w[vec] && now > s->raised_ns[vec]) {
+			__u32 key = vec;
+			struct dbt_softirq_wait *wt = bpf_map_lookup_elem(&softirq_wait, &key);
+
+			if (wt)
+				dbt_hist_add_local(&wt->wait, now - s->raised_ns[vec], s->raised_w[vec]);
+		}
 		s->raised_ns[vec] = 0;
 	}
 	s->sirq_start_ns = now;

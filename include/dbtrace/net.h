@@ -2,9 +2,9 @@
 /*
  * net probe family: types shared by bpf/net.bpf.c and src/collect/net.c.
  *
- * Three measurements, all aggregated in the kernel as log2 µs histograms
- * and read once per interval (no event per packet or per request reaches
- * user space):
+ * Three measurements, all aggregated in the kernel as log-linear ns
+ * histograms (dbtrace/hist.h) and read once per interval (no event per
+ * packet or per request reaches user space):
  *  - tx queue latency per device: net_dev_queue -> net_dev_xmit of each
  *    skb (qdisc plus driver queue), with packets and bytes;
  *  - rx socket-queue latency per service port: data readable on a TCP
@@ -58,7 +58,14 @@ struct dbt_net_dev {
 	char name[16];                 /* set on the CPU that created the entry */
 	__u64 packets;                 /* transmitted (net_dev_xmit returned OK) */
 	__u64 bytes;
-	__u64 txq_hist[DBT_HIST_SLOTS];  /* net_dev_queue -> net_dev_xmit, log2 µs */
+};
+
+/* Per device, shared by all CPUs (map net_dev_hist, a hash with the key
+ * of net_devs, updated with atomic adds): a fine histogram per CPU would
+ * be 8 KB per device and CPU, where the rare timed skb (one in sixteen
+ * under load) makes the shared cache line cheap. */
+struct dbt_net_dev_hist {
+	struct dbt_hist_sampled txq;   /* net_dev_queue -> net_dev_xmit */
 };
 
 /* Port key: the service port, i.e. the local port of an accepted socket
@@ -84,11 +91,15 @@ static inline __u32 dbt_net_port_owner(__u16 port, __u16 role)
 struct dbt_net_port {
 	__u64 requests;                /* requests answered (server) or replies received (client) */
 	__u64 reads;                   /* receive calls that returned data */
-	/* weighted: under load one measurement in sixteen is timed and
-	 * counts sixteen times (bpf/load_sample.bpf.h), so the totals
-	 * approximate the counts */
-	__u64 resp_hist[DBT_HIST_SLOTS];  /* response time, log2 µs */
-	__u64 rxq_hist[DBT_HIST_SLOTS];   /* rx socket-queue wait, log2 µs */
+};
+
+/* Per port slot, shared by all CPUs (map net_port_hist, an array indexed
+ * like net_ports, updated with atomic adds): 2 x 7.9 KB per slot, 4 MB for
+ * all 256 whatever the CPU count, where per-CPU copies would be 16 KB per
+ * slot and CPU. */
+struct dbt_net_port_hist {
+	struct dbt_hist_sampled resp;  /* response time */
+	struct dbt_hist_sampled rxq;   /* rx socket-queue wait */
 };
 
 /*

@@ -31,8 +31,25 @@ struct dbt_sched_ival {
 	/* every switch-out touches these: one cache line with gen */
 	__u64 cpus[DBT_SCHED_CPU_WORDS];  /* CPUs it ran on */
 	__u64 runq_max_ns;
-	__u32 runq_hist[DBT_HIST_SLOTS];  /* run-queue delay, log2 µs */
-	__u32 pad;
+};
+
+/* The run-queue delay histogram is not kept per thread: 992 fine buckets
+ * (dbtrace/hist.h) twice per thread would be 8 KB a thread, half a
+ * gigabyte for the 64k threads the family follows. It is kept per
+ * process and thread name instead, what user space folds into a class
+ * (two threads of one process with one name are always of one class):
+ * map sched_runq, an LRU hash of DBT_SCHED_MAX_RUNQ_KEYS entries of 4 KB,
+ * cumulative u32 counters that user space diffs between reads. */
+#define DBT_SCHED_MAX_RUNQ_KEYS 1024
+
+struct dbt_sched_runq_key {
+	__u32 pid;                     /* thread group id */
+	char comm[16];                 /* the thread's name */
+};
+
+struct dbt_sched_runq_hist {
+	__u64 born_ns;                 /* when the entry was made: a new one counts from zero */
+	__u32 buckets[DBT_HIST_BUCKETS];  /* run-queue delay, ns; wraps (diffed modulo 2^32) */
 };
 
 /* Per-thread counters since dbtrace first saw the thread (the thread's

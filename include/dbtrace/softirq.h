@@ -41,9 +41,15 @@ struct dbt_softirq_cpu {
 	/* exits without a matching entry (attached mid-handler) or entries
 	 * that found a run still open: counted so data loss is never silent */
 	__u64 unmatched;
-	/* raise -> entry wait, log2 µs; only the first raise of a pending
-	 * vector starts the clock, as later raises join the same run */
-	__u64 wait_hist[DBT_SOFTIRQ_VECS][DBT_HIST_SLOTS];
+};
+
+/* The raise -> entry wait of one vector on one CPU (map softirq_wait, a
+ * per-CPU array indexed by vector: one 7.9 KB element each, where all ten
+ * in one value would pass the 32 KB limit of a per-CPU value). Only the
+ * first raise of a pending vector starts the clock, as later raises join
+ * the same run; sampled under load (struct dbt_hist_sampled). */
+struct dbt_softirq_wait {
+	struct dbt_hist_sampled wait;
 };
 
 /* Softirq time that ran on top of the current task and is not yet

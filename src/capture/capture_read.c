@@ -7,6 +7,7 @@
 #include "capture/capture_loss.h"
 #include "capture/capture_write.h"
 #include "core/vec.h"
+#include "model/hist.h"
 #include "sysinfo/cpuset.h"
 #include "model/softirq_vec.h"
 
@@ -106,15 +107,40 @@ static json_object *jarray(json_object *o, const char *key)
 	return v && json_object_is_type(v, json_type_array) ? v : NULL;
 }
 
-static void jhist(json_object *o, const char *key, __u64 *slots)
+/* A histogram in either form: schema /2's sparse fine buckets
+ * ({"unit":"ns","buckets":[[lower_ns, count], ...]}, *timed from its
+ * "timed"), or /1's log2 µs slots (an array, spread over the fine buckets
+ * by hist_from_log2_us(); timed unknown: 0). */
+static void jhist(json_object *o, const char *key, __u64 *b, uint64_t *timed)
 {
-	json_object *a = jarray(o, key);
-	size_t n = a ? json_object_array_length(a) : 0;
+	json_object *v = member(o, key), *a;
+	__u64 old[64] = { 0 };
+	size_t n;
 
-	for (size_t i = 0; i < n && i < DBT_HIST_SLOTS; i++) {
-		int64_t v = json_object_get_int64(json_object_array_get_idx(a, i));
+	*timed = 0;
+	if (v && json_object_is_type(v, json_type_array)) {
+		n = json_object_array_length(v);
+		for (size_t i = 0; i < n && i < 64; i++) {
+			int64_t c = json_object_get_int64(json_object_array_get_idx(v, i));
 
-		slots[i] = v > 0 ? (__u64)v : 0;
+			old[i] = c > 0 ? (__u64)c : 0;
+		}
+		hist_from_log2_us(old, (int)(n < 64 ? n : 64), b);
+		return;
+	}
+	*timed = jcount(v, "timed");
+	a = jarray(v, "buckets");
+	n = a ? json_object_array_length(a) : 0;
+	for (size_t i = 0; i < n; i++) {
+		json_object *pair = json_object_array_get_idx(a, i);
+		int64_t lo, c;
+
+		if (!pair || !json_object_is_type(pair, json_type_array) || json_object_array_length(pair) < 2)
+			continue;
+		lo = json_object_get_int64(json_object_array_get_idx(pair, 0));
+		c = json_object_get_int64(json_object_array_get_idx(pair, 1));
+		if (lo >= 0 && c > 0)
+			b[dbt_hist_bucket((uint64_t)lo)] += (__u64)c;
 	}
 }
 
@@ -375,7 +401,7 @@ static void read_device(json_object *o, struct net_dev_stats *d)
 	d->txq_samples = jcount(o, "txq_packets");
 	d->txq_p50_us = jnum(o, "txq_p50_us");
 	d->txq_p99_us = jnum(o, "txq_p99_us");
-	jhist(o, "txq_hist", d->txq_hist);
+	jhist(o, "txq_hist", d->txq_hist, &d->txq_timed);
 }
 
 static void read_port(json_object *o, struct net_port_stats *p)
@@ -393,8 +419,8 @@ static void read_port(json_object *o, struct net_port_stats *p)
 	p->reads_per_s = NAN;
 	p->rxq_p50_us = jnum(o, "rxq_p50_us");
 	p->rxq_p99_us = jnum(o, "rxq_p99_us");
-	jhist(o, "response_hist", p->resp_hist);
-	jhist(o, "rxq_hist", p->rxq_hist);
+	jhist(o, "response_hist", p->resp_hist, &p->resp_timed);
+	jhist(o, "rxq_hist", p->rxq_hist, &p->rxq_timed);
 }
 
 /* The loss family's fields of the net section, when the capture has them. */
@@ -594,7 +620,7 @@ static int member_value(struct reader *r, struct capture *cap, const char *key, 
 	if (!strcmp(key, "schema")) {
 		const char *s = v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
 
-		if (strcmp(s, CAPTURE_SCHEMA))
+		if (strcmp(s, CAPTURE_SCHEMA) && strcmp(s, CAPTURE_SCHEMA_V1))
 			return fail(r, -EINVAL, "schema \"%.60s\", want \"%s\"", s, CAPTURE_SCHEMA);
 		*have_schema = true;
 	} else if (!strcmp(key, "version") && v) {

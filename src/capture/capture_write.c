@@ -242,18 +242,31 @@ static json_object *clock_object(const struct clock_interval *iv, const struct c
 
 /* --- net family: "net" ----------------------------------------------- */
 
-/* A log2 µs histogram: counts per slot from slot 0, trailing empty slots
- * left out (report draws it, diff and serve need no more). */
-static json_object *hist_array(const __u64 *slots)
+/* A fine histogram (dbtrace/hist.h) in its sparse form: the non-empty
+ * buckets as [lower bound ns, count], with the weighted total and how
+ * many measurements were really timed (docs/capture-schema.md). */
+static json_object *hist_object(const __u64 *b, uint64_t timed)
 {
-	json_object *a = json_object_new_array();
-	int n = DBT_HIST_SLOTS;
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+	uint64_t count = 0;
 
-	while (n > 0 && !slots[n - 1])
-		n--;
-	for (int i = 0; i < n; i++)
-		json_object_array_add(a, u64(slots[i]));
-	return a;
+	for (uint32_t i = 0; i < DBT_HIST_BUCKETS; i++) {
+		json_object *pair;
+
+		if (!b[i])
+			continue;
+		pair = json_object_new_array();
+		json_object_array_add(pair, u64(dbt_hist_low(i)));
+		json_object_array_add(pair, u64(b[i]));
+		json_object_array_add(a, pair);
+		count += b[i];
+	}
+	json_object_object_add(o, "unit", json_object_new_string("ns"));
+	json_object_object_add(o, "count", u64(count));
+	json_object_object_add(o, "timed", u64(timed));
+	json_object_object_add(o, "sample_weight", json_object_new_int(DBT_BUSY_KEEP));
+	json_object_object_add(o, "buckets", a);
+	return o;
 }
 
 static json_object *net_device(const struct net_dev_stats *d)
@@ -272,7 +285,7 @@ static json_object *net_device(const struct net_dev_stats *d)
 	json_object_object_add(o, "txq_packets", u64(d->txq_samples));
 	json_object_object_add(o, "txq_p50_us", num(d->txq_p50_us));
 	json_object_object_add(o, "txq_p99_us", num(d->txq_p99_us));
-	json_object_object_add(o, "txq_hist", hist_array(d->txq_hist));
+	json_object_object_add(o, "txq_hist", hist_object(d->txq_hist, d->txq_timed));
 	return o;
 }
 
@@ -289,8 +302,8 @@ static json_object *net_port(const struct net_port_stats *p)
 	json_object_object_add(o, "reads", u64(p->reads));
 	json_object_object_add(o, "rxq_p50_us", num(p->rxq_p50_us));
 	json_object_object_add(o, "rxq_p99_us", num(p->rxq_p99_us));
-	json_object_object_add(o, "response_hist", hist_array(p->resp_hist));
-	json_object_object_add(o, "rxq_hist", hist_array(p->rxq_hist));
+	json_object_object_add(o, "response_hist", hist_object(p->resp_hist, p->resp_timed));
+	json_object_object_add(o, "rxq_hist", hist_object(p->rxq_hist, p->rxq_timed));
 	return o;
 }
 

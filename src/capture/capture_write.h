@@ -18,7 +18,10 @@
 #include "model/sched_model.h"
 #include "sysinfo/host.h"
 
-#define CAPTURE_SCHEMA "dbtrace.capture/1"
+/* /2: the *_hist fields became sparse fine histograms (docs/capture-schema.md,
+ * "Versions"); the reader takes /1 too. */
+#define CAPTURE_SCHEMA "dbtrace.capture/2"
+#define CAPTURE_SCHEMA_V1 "dbtrace.capture/1"
 
 struct capture_meta {
 	const char *version;

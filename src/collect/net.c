@@ -5,6 +5,7 @@
 #include "core/log.h"
 #include "core/loop_fds.h"
 #include "core/vec.h"
+#include "model/hist.h"
 #include "sysinfo/netns.h"
 #include "net.skel.h"
 
@@ -68,7 +69,10 @@ int net_collector_open(struct net_collector *c, struct probe_report *rep)
 	c->stats = calloc((size_t)c->ncpus, sizeof(*c->stats));
 	c->port_vals = calloc((size_t)c->ncpus, sizeof(*c->port_vals));
 	c->links = calloc(NET_MAX_LINKS, sizeof(*c->links));
-	if (!c->keys || !c->values || !c->stats || !c->port_vals || !c->links) {
+	c->port_hist = calloc(1, sizeof(*c->port_hist));
+	c->dev_hist = calloc(1, sizeof(*c->dev_hist));
+	if (!c->keys || !c->values || !c->stats || !c->port_vals || !c->links || !c->port_hist ||
+	    !c->dev_hist) {
 		net_collector_close(c);
 		return -ENOMEM;
 	}
@@ -84,6 +88,8 @@ int net_collector_open(struct net_collector *c, struct probe_report *rep)
 	c->stats_fd = bpf_map__fd(s->maps.net_stats);
 	c->port_owner_fd = bpf_map__fd(s->maps.net_port_owner);
 	c->port_free_fd = bpf_map__fd(s->maps.net_port_free);
+	c->port_hist_fd = bpf_map__fd(s->maps.net_port_hist);
+	c->dev_hist_fd = bpf_map__fd(s->maps.net_dev_hist);
 	net_port_slots_init(&c->slots);
 	return 0;
 }
@@ -113,8 +119,6 @@ static int take_devs(void *ctx, uint32_t n)
 				memcpy(sum.name, v->name, sizeof(sum.name));
 			sum.packets += v->packets;
 			sum.bytes += v->bytes;
-			for (int s = 0; s < DBT_HIST_SLOTS; s++)
-				sum.txq_hist[s] += v->txq_hist[s];
 		}
 		sum.name[sizeof(sum.name) - 1] = 0;
 		if (!sum.name[0])
@@ -130,8 +134,11 @@ static int take_devs(void *ctx, uint32_t n)
 		d->have_txq = true;
 		d->xmit_packets += sum.packets;
 		d->xmit_bytes += sum.bytes;
-		for (int s = 0; s < DBT_HIST_SLOTS; s++)
-			d->txq_hist[s] += sum.txq_hist[s];
+		/* no histogram yet: no skb of it timed */
+		if (!bpf_map_lookup_elem(t->c->dev_hist_fd, &keys[i], t->c->dev_hist)) {
+			d->txq_timed += t->c->dev_hist->txq.timed;
+			hist_add_to(d->txq_hist, t->c->dev_hist->txq.buckets, DBT_HIST_BUCKETS);
+		}
 	}
 	return 0;
 }
@@ -161,11 +168,14 @@ static int take_ports(void *ctx, uint32_t n)
 
 			p->requests += v->requests;
 			p->reads += v->reads;
-			for (int s = 0; s < DBT_HIST_SLOTS; s++) {
-				p->resp_hist[s] += v->resp_hist[s];
-				p->rxq_hist[s] += v->rxq_hist[s];
-			}
 		}
+		err = bpf_map_lookup_elem(t->c->port_hist_fd, &slots[i], t->c->port_hist);
+		if (err)
+			return -errno;
+		p->resp_timed = t->c->port_hist->resp.timed;
+		p->rxq_timed = t->c->port_hist->rxq.timed;
+		memcpy(p->resp_hist, t->c->port_hist->resp.buckets, sizeof(p->resp_hist));
+		memcpy(p->rxq_hist, t->c->port_hist->rxq.buckets, sizeof(p->rxq_hist));
 		p->gen = net_port_slots_observe(&t->c->slots, slots[i], p->port, p->role,
 						p->requests + p->reads, t->snap->mono_ns);
 	}
@@ -192,6 +202,10 @@ static void give_back(struct net_collector *c, uint32_t slot)
 		 * multiple of 8, the kernel's stride */
 		memset(c->port_vals, 0, (size_t)c->ncpus * sizeof(*c->port_vals));
 		err = bpf_map_update_elem(c->ports_fd, &slot, c->port_vals, BPF_ANY);
+	}
+	if (!err) {
+		memset(c->port_hist, 0, sizeof(*c->port_hist));
+		err = bpf_map_update_elem(c->port_hist_fd, &slot, c->port_hist, BPF_ANY);
 	}
 	if (!err)
 		err = bpf_map_update_elem(c->port_free_fd, NULL, &slot, BPF_ANY);
@@ -316,8 +330,10 @@ static void forget_netns(struct net_collector *c, uint32_t inum)
 		if (next.netns == inum)
 			drop[n++] = next;
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		bpf_map_delete_elem(c->devs_fd, &drop[i]);
+		bpf_map_delete_elem(c->dev_hist_fd, &drop[i]);
+	}
 }
 
 /* Link counters and qdiscs of every other namespace the kernel side saw
@@ -430,6 +446,8 @@ void net_collector_close(struct net_collector *c)
 	free(c->values);
 	free(c->stats);
 	free(c->port_vals);
+	free(c->port_hist);
+	free(c->dev_hist);
 	free(c->links);
 	free(c->ns);
 	qdisc_table_free(&c->qdiscs);

@@ -27,6 +27,9 @@ struct net_ns_ref {
 struct net_collector {
 	struct plan_handle h;
 	int devs_fd, port_slot_fd, ports_fd, stats_fd, port_owner_fd, port_free_fd;
+	int port_hist_fd, dev_hist_fd;
+	struct dbt_net_port_hist *port_hist;  /* one slot's histograms, read buffer */
+	struct dbt_net_dev_hist *dev_hist;    /* one device's */
 	int ncpus;
 	uint32_t self_netns;
 	void *keys, *values;           /* one chunk of a batch read (per-CPU values) */

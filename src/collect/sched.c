@@ -105,6 +105,7 @@ int sched_collector_open(struct sched_collector *c, struct probe_report *rep, in
 	c->stats_fd = bpf_map__fd(s->maps.sched_stats);
 	c->pending_fd = bpf_map__fd(s->maps.sirq_pending);
 	c->iter_fd = iter_link_fd(&c->h);
+	c->runq_fd = bpf_map__fd(s->maps.sched_runq);
 	return 0;
 }
 
@@ -242,6 +243,37 @@ static void delete_exited(struct sched_collector *c)
 	c->n_exited = 0;
 }
 
+static int take_runq(void *arg, uint32_t n)
+{
+	struct take_ctx *tc = arg;
+	struct sched_collector *c = tc->c;
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct sched_runq_sample *r = sched_snapshot_add_runq(tc->snap);
+
+		if (!r)
+			return -ENOMEM;
+		r->pid = c->runq_keys[i].pid;
+		memcpy(r->comm, c->runq_keys[i].comm, sizeof(r->comm));
+		r->comm[sizeof(r->comm) - 1] = 0;
+		r->born_ns = c->runq_vals[i].born_ns;
+		memcpy(r->buckets, c->runq_vals[i].buckets, sizeof(r->buckets));
+	}
+	return 0;
+}
+
+/* Deletes the run-queue histograms of names no thread has any more. */
+static int prune_runq(struct sched_collector *c, struct sched_snapshot *snap)
+{
+	int n = sched_snapshot_prune_runq(snap, c->runq_gone, DBT_SCHED_MAX_RUNQ_KEYS);
+
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n && i < DBT_SCHED_MAX_RUNQ_KEYS; i++)
+		bpf_map_delete_elem(c->runq_fd, &c->runq_gone[i]);
+	return 0;
+}
+
 /* The kernel's running total of a thread's on-CPU time
  * (se.sum_exec_runtime, brought up to date at every tick while it runs). */
 static int read_runtime(uint32_t tid, uint64_t *ns)
@@ -295,6 +327,7 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 	int err;
 
 	snap->n = 0;
+	snap->n_rq = 0;
 	snap->ival = NULL;
 	snap->mono_ns = mono_ns();
 	err = percpu_lookup(c->cur_fd, &zero, c->cur, sizeof(*c->cur));
@@ -313,6 +346,9 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 	if (!err)
 		err = bpf_hash_stream(c->threads_fd, c->keys, c->chunk, SCHED_CHUNK, false,
 				      DBT_SCHED_MAX_THREADS, take_threads, &tc);
+	if (!err)
+		err = bpf_hash_stream(c->runq_fd, c->runq_keys, c->runq_vals, SCHED_RUNQ_CHUNK, false,
+				      DBT_SCHED_MAX_RUNQ_KEYS, take_runq, &tc);
 	if (err)
 		return err;
 	sched_snapshot_sort(snap);
@@ -324,6 +360,8 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 			add_exited(c, snap->t[i].tid);
 	delete_exited(c);
 	err = place_recs(c, snap);
+	if (!err)
+		err = prune_runq(c, snap);
 	if (err)
 		return err;
 	for (int cpu = 0; cpu < c->ncpus; cpu++)

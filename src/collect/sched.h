@@ -8,11 +8,16 @@
 #include "model/sched_model.h"
 
 #define SCHED_CHUNK 256
+#define SCHED_RUNQ_CHUNK 16
 
 struct sched_collector {
 	struct plan_handle h;
 	int threads_fd, cur_fd, stats_fd, pending_fd;
 	int iter_fd;                   /* the task iterator's link (typed path); -1: none */
+	int runq_fd;                   /* sched_runq */
+	struct dbt_sched_runq_key runq_keys[SCHED_RUNQ_CHUNK];
+	struct dbt_sched_runq_hist runq_vals[SCHED_RUNQ_CHUNK];
+	struct dbt_sched_runq_key runq_gone[DBT_SCHED_MAX_RUNQ_KEYS];
 	int sirq_pending_fd;           /* the softirq family's map to share; -1: none */
 	int ncpus;
 	/* one chunk of a batch or iterator read; records are streamed,

@@ -30,16 +30,22 @@ int softirq_collector_open(struct softirq_collector *c, struct probe_report *rep
 	if (c->ncpus <= 0)
 		return c->ncpus ? c->ncpus : -EINVAL;
 	c->buf = calloc((size_t)c->ncpus, sizeof(*c->buf));
-	if (!c->buf)
+	c->wbuf = calloc((size_t)c->ncpus, sizeof(*c->wbuf));
+	if (!c->buf || !c->wbuf) {
+		softirq_collector_close(c);
 		return -ENOMEM;
+	}
 	err = plan_run(&family, &c->h, rep);
 	if (err) {
 		free(c->buf);
+		free(c->wbuf);
 		c->buf = NULL;
+		c->wbuf = NULL;
 		return err;
 	}
 	c->stats_fd = bpf_map__fd(((struct softirq_bpf *)c->h.skel)->maps.softirq_stats);
 	c->pending_fd = bpf_map__fd(((struct softirq_bpf *)c->h.skel)->maps.sirq_pending);
+	c->wait_fd = bpf_map__fd(((struct softirq_bpf *)c->h.skel)->maps.softirq_wait);
 	return 0;
 }
 
@@ -54,6 +60,13 @@ int softirq_collector_read(struct softirq_collector *c, struct cpu_snapshot *sna
 	n = snap->ncpus < c->ncpus ? snap->ncpus : c->ncpus;
 	for (int cpu = 0; cpu < n; cpu++)
 		snap->cpu[cpu].sirq = c->buf[cpu];
+	for (__u32 v = 0; v < DBT_SOFTIRQ_VECS; v++) {
+		err = percpu_lookup(c->wait_fd, &v, c->wbuf, sizeof(*c->wbuf));
+		if (err)
+			return err;
+		for (int cpu = 0; cpu < n; cpu++)
+			snap->cpu[cpu].sirq_wait[v] = c->wbuf[cpu].wait;
+	}
 	return 0;
 }
 
@@ -66,5 +79,7 @@ void softirq_collector_close(struct softirq_collector *c)
 {
 	plan_close(&family, &c->h);
 	free(c->buf);
+	free(c->wbuf);
 	c->buf = NULL;
+	c->wbuf = NULL;
 }

@@ -9,8 +9,9 @@
 
 struct softirq_collector {
 	struct plan_handle h;
-	int stats_fd;
+	int stats_fd, wait_fd;
 	struct dbt_softirq_cpu *buf;   /* one value per possible CPU */
+	struct dbt_softirq_wait *wbuf; /* one value per possible CPU */
 	int ncpus;
 	int pending_fd;                /* sirq_pending, for the sched family to share */
 };

@@ -20,23 +20,38 @@ static bool is_peak(const __u64 *h, int n, int i)
 	return h[i] && (i == 0 || h[i] >= h[i - 1]) && (i == n - 1 || h[i] >= h[i + 1]);
 }
 
-/* Median of the samples in slots [lo, hi]. */
-static double part_p50(const __u64 *h, int n, int lo, int hi)
+/* Median of the fine buckets' samples in octaves [lo, hi]. */
+static double part_p50(const __u64 *fine, int n, int lo, int hi)
 {
-	__u64 part[64] = { 0 };
+	__u64 part[DBT_HIST_BUCKETS] = { 0 };
 
-	if (n > 64)
-		n = 64;
-	for (int i = lo; i <= hi && i < n; i++)
-		part[i] = h[i];
-	return hist_percentile(part, n, 0.5);
+	if (n > DBT_HIST_BUCKETS)
+		n = DBT_HIST_BUCKETS;
+	for (int i = 0; i < n; i++)
+		if (bimodal_octave(i) >= lo && bimodal_octave(i) <= hi)
+			part[i] = fine[i];
+	return hist_percentile_us(part, n, 0.5);
 }
 
-bool bimodal_detect(const __u64 *h, int n, const struct bimodal_config *cfg,
+int bimodal_octave(int bucket)
+{
+	return bucket < DBT_HIST_SUB ? 0 : bucket / DBT_HIST_SUB;
+}
+
+bool bimodal_detect(const __u64 *fine, int nfine, const struct bimodal_config *cfg,
 		    struct bimodal_result *r)
 {
-	uint64_t total = hist_total(h, n), best = 0;
+	/* the modes are looked for among octaves: 32 fine buckets each are
+	 * too thin a slice of a mode to have a shape; each mode's centre
+	 * then comes from the fine buckets */
+	__u64 h[BIMODAL_OCTAVES] = { 0 };
+	int n = BIMODAL_OCTAVES;
+	uint64_t total, best = 0;
 	bool found = false;
+
+	for (int i = 0; i < nfine && i < DBT_HIST_BUCKETS; i++)
+		h[bimodal_octave(i)] += fine[i];
+	total = hist_total(h, n);
 
 	memset(r, 0, sizeof(*r));
 	if (!total || total < cfg->min_samples)
@@ -73,8 +88,8 @@ bool bimodal_detect(const __u64 *h, int n, const struct bimodal_config *cfg,
 		}
 	}
 	if (found) {
-		r->low_p50_us = part_p50(h, n, 0, r->valley_slot);
-		r->high_p50_us = part_p50(h, n, r->valley_slot + 1, n - 1);
+		r->low_p50_us = part_p50(fine, nfine, 0, r->valley_slot);
+		r->high_p50_us = part_p50(fine, nfine, r->valley_slot + 1, n - 1);
 	}
 	return found;
 }
@@ -156,7 +171,7 @@ int bimodal_response_check(const struct net_interval *iv, const struct bimodal_c
 		struct finding f;
 		int err;
 
-		if (!bimodal_detect(p->resp_hist, DBT_HIST_SLOTS, cfg, &r))
+		if (!bimodal_detect(p->resp_hist, DBT_HIST_BUCKETS, cfg, &r))
 			continue;
 		memset(&f, 0, sizeof(f));
 		describe(&f, iv, p, &r);

@@ -12,9 +12,14 @@
 #include "findings/finding.h"
 #include "model/net_model.h"
 
+/* The octaves (powers of two in ns) of the fine buckets (dbtrace/hist.h):
+ * octave 0 holds [0, 32) ns, octave k >= 1 [2^(k+4), 2^(k+5)) ns. */
+#define BIMODAL_OCTAVES (DBT_HIST_BUCKETS / DBT_HIST_SUB)
+int bimodal_octave(int bucket);
+
 struct bimodal_config {
 	uint64_t min_samples;          /* default 100 requests in the window */
-	int min_gap_slots;             /* default 3: modes at least 8x apart */
+	int min_gap_slots;             /* default 3 octaves: modes at least 8x apart */
 	double valley_ratio;           /* default 0.25: the dip between the modes is at
 	                                  most this share of the smaller mode's peak */
 	double min_mode_share;         /* default 0.03: each mode holds >= 3% of samples */
@@ -23,17 +28,19 @@ struct bimodal_config {
 void bimodal_config_default(struct bimodal_config *cfg);
 
 struct bimodal_result {
-	int low_slot, high_slot;       /* each mode's peak slot */
-	int valley_slot;               /* the emptiest slot between them; the split */
+	int low_slot, high_slot;       /* each mode's peak octave */
+	int valley_slot;               /* the emptiest octave between them; the split */
 	double low_share, high_share;  /* of all samples, 0..1 */
 	double low_p50_us, high_p50_us;  /* median inside each mode */
 };
 
-/* Finds two separated modes in a log2 µs histogram of n slots: two local
- * peaks at least min_gap_slots apart with a valley between them no higher
- * than valley_ratio of the smaller peak, each side of the valley holding
- * at least min_mode_share of the samples. Of several such pairs the most
- * balanced (largest smaller side) wins. Pure. */
+/* Finds two separated modes in a fine histogram of n buckets (dbtrace/hist.h),
+ * folded into octaves: two local peaks at least min_gap_slots octaves
+ * apart with a valley between them no higher than valley_ratio of the
+ * smaller peak, each side of the valley holding at least min_mode_share
+ * of the samples. Of several such pairs the most balanced (largest
+ * smaller side) wins. Each mode's centre (low_p50_us, high_p50_us) is the
+ * median of the fine buckets on its side of the valley. Pure. */
 bool bimodal_detect(const __u64 *h, int n, const struct bimodal_config *cfg,
 		    struct bimodal_result *r);
 

@@ -258,19 +258,37 @@ static const void *kind_at(const struct kind *k, const void *other, int i)
 
 /* --- adding an interval --------------------------------------------------- */
 
-/* Midpoint of a log2 µs slot, for the sums of histograms the kernel keeps
- * no sum for: slot 0 holds [0, 2) µs, slot i [2^i, 2^(i+1)). */
-static double slot_mid_s(int i)
+const double prom_le_s[PROM_LE_N] = {
+	1e-6, 2e-6, 5e-6, 1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3,
+	5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1, 2, 5, 10,
+};
+
+static double bucket_mid_s(uint32_t b)
 {
-	return (i == 0 ? 1.0 : 1.5 * (double)((uint64_t)1 << i)) / 1e6;
+	return ((double)dbt_hist_low(b) + (double)dbt_hist_high(b)) / 2 / 1e9;
 }
 
-static void hist_add(struct prom_hist *h, const __u64 *slots, bool estimate_sum)
+int prom_le_slot(uint32_t b)
 {
-	for (int i = 0; i < DBT_HIST_SLOTS; i++) {
-		h->slots[i] += slots[i];
+	double mid = bucket_mid_s(b);
+	int i = 0;
+
+	/* the last fine bucket is open above: never under a finite bound */
+	if (b == DBT_HIST_BUCKETS - 1)
+		return PROM_LE_N;
+	while (i < PROM_LE_N && mid > prom_le_s[i] * (1 + 1e-12))
+		i++;
+	return i;
+}
+
+static void hist_add(struct prom_hist *h, const __u64 *b, bool estimate_sum)
+{
+	for (uint32_t i = 0; i < DBT_HIST_BUCKETS; i++) {
+		if (!b[i])
+			continue;
+		h->slots[prom_le_slot(i)] += b[i];
 		if (estimate_sum)
-			h->sum_s += (double)slots[i] * slot_mid_s(i);
+			h->sum_s += (double)b[i] * bucket_mid_s(i);
 	}
 }
 
@@ -333,7 +351,8 @@ static void add_classes(struct prom_totals *t, const struct sched_interval *si)
 			e->v.oncpu_s += (double)c->oncpu_ns / 1e9;
 			e->v.vol += c->vol;
 			e->v.invol += c->invol;
-			hist_add(&e->v.runq, c->runq_hist, false);
+			if (c->runq_hist)
+				hist_add(&e->v.runq, c->runq_hist, false);
 			e->v.runq.sum_s += (double)c->runq_ns / 1e9;
 		}
 	}

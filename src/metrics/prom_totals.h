@@ -18,13 +18,26 @@
 #include "model/thread_class.h"
 #include "session/interval.h"
 
-/* A distribution summed over intervals: slot i counts [2^i, 2^(i+1)) µs
- * (slot 0 [0, 2)); sum_s is measured where the kernel keeps a sum, else
- * estimated from the slots' midpoints. */
+/* The fixed `le` bounds of every histogram dbtrace exports, in seconds:
+ * 1-2-5 per decade from 1 µs to 10 s (docs/metrics.md). */
+#define PROM_LE_N 22
+extern const double prom_le_s[PROM_LE_N];
+
+/* A distribution summed over intervals, folded from the fine buckets
+ * (dbtrace/hist.h): slots[i] counts the samples between prom_le_s[i - 1]
+ * and prom_le_s[i], slots[PROM_LE_N] those above the last bound. A fine
+ * bucket straddling a bound goes where its midpoint lies (bounds are not
+ * all fine-bucket edges: 1 µs falls inside [992, 1008) ns), so a
+ * cumulative count is off by at most one fine bucket's samples, of width
+ * 1/32 of the bound or less. sum_s is estimated from the fine buckets'
+ * midpoints. */
 struct prom_hist {
-	uint64_t slots[DBT_HIST_SLOTS];
+	uint64_t slots[PROM_LE_N + 1];
 	double sum_s;
 };
+
+/* Which slot of a prom_hist the fine bucket b folds into. */
+int prom_le_slot(uint32_t b);
 
 /* A thread class of one process (key: pid and class name). */
 struct prom_class_total {

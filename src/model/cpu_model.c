@@ -63,17 +63,17 @@ static void stat_shares(const struct procstat_cpu *a, const struct procstat_cpu 
  * no wait was seen. */
 static double wait_all_p99(const struct cpu_row *r)
 {
-	__u64 merged[DBT_HIST_SLOTS] = { 0 };
+	__u64 merged[DBT_HIST_BUCKETS] = { 0 };
 
 	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
-		for (int s = 0; s < DBT_HIST_SLOTS; s++)
-			merged[s] += r->wait_hist[v][s];
-	return hist_percentile(merged, DBT_HIST_SLOTS, 0.99);
+		hist_add_to(merged, r->wait_hist[v], DBT_HIST_BUCKETS);
+	return hist_percentile_us(merged, DBT_HIST_BUCKETS, 0.99);
 }
 
-static void sirq_shares(const struct dbt_softirq_cpu *a, const struct dbt_softirq_cpu *b,
+static void sirq_shares(const struct cpu_sample *sa, const struct cpu_sample *sb,
 			double wall_ns, struct cpu_row *r)
 {
+	const struct dbt_softirq_cpu *a = &sa->sirq, *b = &sb->sirq;
 	double total_ns = 0;
 
 	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++) {
@@ -83,8 +83,10 @@ static void sirq_shares(const struct dbt_softirq_cpu *a, const struct dbt_softir
 		r->softirq_pct[v] = pct(ns, wall_ns);
 		r->raises[v] = counter_delta(a->raises[v], b->raises[v]);
 		r->entries[v] = counter_delta(a->entries[v], b->entries[v]);
-		hist_delta(a->wait_hist[v], b->wait_hist[v], r->wait_hist[v], DBT_HIST_SLOTS);
-		r->wait_p99_us[v] = hist_percentile(r->wait_hist[v], DBT_HIST_SLOTS, 0.99);
+		hist_delta(sa->sirq_wait[v].buckets, sb->sirq_wait[v].buckets, r->wait_hist[v],
+			   DBT_HIST_BUCKETS);
+		r->wait_timed[v] = counter_delta(sa->sirq_wait[v].timed, sb->sirq_wait[v].timed);
+		r->wait_p99_us[v] = hist_percentile_us(r->wait_hist[v], DBT_HIST_BUCKETS, 0.99);
 	}
 	r->wait_all_p99_us = wait_all_p99(r);
 	r->softirq_total_pct = pct(total_ns, wall_ns);
@@ -117,7 +119,7 @@ void cpu_rows_compute(const struct cpu_snapshot *prev, const struct cpu_snapshot
 			r->usr_pct = r->sys_pct = r->iowait_pct = r->idle_pct = r->steal_pct = NAN;
 		r->have_sirq = prev->have_sirq && cur->have_sirq;
 		if (r->have_sirq) {
-			sirq_shares(&a->sirq, &b->sirq, wall_ns, r);
+			sirq_shares(a, b, wall_ns, r);
 		} else {
 			for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
 				r->softirq_pct[v] = NAN;
@@ -151,8 +153,8 @@ int cpu_rows_total(const struct cpu_row *rows, int n, struct cpu_row *t)
 			t->softirq_pct[v] += r->softirq_pct[v];
 			t->raises[v] += r->raises[v];
 			t->entries[v] += r->entries[v];
-			for (int s = 0; s < DBT_HIST_SLOTS; s++)
-				t->wait_hist[v][s] += r->wait_hist[v][s];
+			t->wait_timed[v] += r->wait_timed[v];
+			hist_add_to(t->wait_hist[v], r->wait_hist[v], DBT_HIST_BUCKETS);
 		}
 	}
 	t->valid = valid > 0;
@@ -170,7 +172,7 @@ int cpu_rows_total(const struct cpu_row *rows, int n, struct cpu_row *t)
 			t->softirq_pct[v] *= k;
 	}
 	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
-		t->wait_p99_us[v] = hist_percentile(t->wait_hist[v], DBT_HIST_SLOTS, 0.99);
+		t->wait_p99_us[v] = hist_percentile_us(t->wait_hist[v], DBT_HIST_BUCKETS, 0.99);
 	t->wait_all_p99_us = wait_all_p99(t);
 	return valid;
 }

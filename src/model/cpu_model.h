@@ -12,6 +12,7 @@
 struct cpu_sample {
 	struct procstat_cpu stat;      /* stat.online: listed in /proc/stat */
 	struct dbt_softirq_cpu sirq;   /* BPF counters, when the family runs */
+	struct dbt_hist_sampled sirq_wait[DBT_SOFTIRQ_VECS];  /* raise -> entry, ns */
 };
 
 struct cpu_snapshot {
@@ -33,7 +34,8 @@ struct cpu_row {
 	double hardirq_pct;
 	uint64_t raises[DBT_SOFTIRQ_VECS];
 	uint64_t entries[DBT_SOFTIRQ_VECS];
-	__u64 wait_hist[DBT_SOFTIRQ_VECS][DBT_HIST_SLOTS];
+	__u64 wait_hist[DBT_SOFTIRQ_VECS][DBT_HIST_BUCKETS];   /* weighted, ns */
+	uint64_t wait_timed[DBT_SOFTIRQ_VECS];                     /* waits really timed */
 	double wait_p99_us[DBT_SOFTIRQ_VECS];                      /* NAN: no wait seen */
 	double wait_all_p99_us;        /* over every vector's waits together; NAN: none */
 	uint64_t unmatched;

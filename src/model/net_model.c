@@ -110,10 +110,10 @@ static double per_s(uint64_t n, double dt)
 static uint64_t txq_delta(const struct net_dev_sample *p, const struct net_dev_sample *c,
 			  __u64 *out)
 {
-	static const __u64 zero[DBT_HIST_SLOTS];
+	static const __u64 zero[DBT_HIST_BUCKETS];
 
-	hist_delta(p && p->have_txq ? p->txq_hist : zero, c->txq_hist, out, DBT_HIST_SLOTS);
-	return hist_total(out, DBT_HIST_SLOTS);
+	hist_delta(p && p->have_txq ? p->txq_hist : zero, c->txq_hist, out, DBT_HIST_BUCKETS);
+	return hist_total(out, DBT_HIST_BUCKETS);
 }
 
 static void dev_row(const struct net_dev_sample *p, const struct net_dev_sample *c, bool foreign,
@@ -149,8 +149,9 @@ static void dev_row(const struct net_dev_sample *p, const struct net_dev_sample 
 		r->tx_mbps = per_s(counter_delta(b0, c->xmit_bytes), dt) * 8 / 1e6;
 	}
 	r->txq_samples = txq_delta(p, c, r->txq_hist);
-	r->txq_p50_us = hist_percentile(r->txq_hist, DBT_HIST_SLOTS, 0.50);
-	r->txq_p99_us = hist_percentile(r->txq_hist, DBT_HIST_SLOTS, 0.99);
+	r->txq_timed = counter_delta(p && p->have_txq ? p->txq_timed : 0, c->txq_timed);
+	r->txq_p50_us = hist_percentile_us(r->txq_hist, DBT_HIST_BUCKETS, 0.50);
+	r->txq_p99_us = hist_percentile_us(r->txq_hist, DBT_HIST_BUCKETS, 0.99);
 }
 
 /* Bytes per second both ways, for the order; unknown counts as 0. */
@@ -218,7 +219,7 @@ int net_interval_compute(const struct net_snapshot *prev, const struct net_snaps
 			 const struct net_filter *filter, struct net_interval *out)
 {
 	double dt = cur->mono_ns > prev->mono_ns ? (double)(cur->mono_ns - prev->mono_ns) / 1e9 : 0;
-	static const __u64 zero[DBT_HIST_SLOTS];
+	static const __u64 zero[DBT_HIST_BUCKETS];
 
 	memset(out, 0, sizeof(*out));
 	out->dt_s = dt;
@@ -262,14 +263,16 @@ int net_interval_compute(const struct net_snapshot *prev, const struct net_snaps
 		r->reads = counter_delta(p ? p->reads : 0, c->reads);
 		if (!r->requests && !r->reads)
 			continue;
-		hist_delta(p ? p->resp_hist : zero, c->resp_hist, r->resp_hist, DBT_HIST_SLOTS);
-		hist_delta(p ? p->rxq_hist : zero, c->rxq_hist, r->rxq_hist, DBT_HIST_SLOTS);
+		hist_delta(p ? p->resp_hist : zero, c->resp_hist, r->resp_hist, DBT_HIST_BUCKETS);
+		hist_delta(p ? p->rxq_hist : zero, c->rxq_hist, r->rxq_hist, DBT_HIST_BUCKETS);
+		r->resp_timed = counter_delta(p ? p->resp_timed : 0, c->resp_timed);
+		r->rxq_timed = counter_delta(p ? p->rxq_timed : 0, c->rxq_timed);
 		r->requests_per_s = per_s(r->requests, dt);
 		r->reads_per_s = per_s(r->reads, dt);
-		r->resp_p50_us = hist_percentile(r->resp_hist, DBT_HIST_SLOTS, 0.50);
-		r->resp_p99_us = hist_percentile(r->resp_hist, DBT_HIST_SLOTS, 0.99);
-		r->rxq_p50_us = hist_percentile(r->rxq_hist, DBT_HIST_SLOTS, 0.50);
-		r->rxq_p99_us = hist_percentile(r->rxq_hist, DBT_HIST_SLOTS, 0.99);
+		r->resp_p50_us = hist_percentile_us(r->resp_hist, DBT_HIST_BUCKETS, 0.50);
+		r->resp_p99_us = hist_percentile_us(r->resp_hist, DBT_HIST_BUCKETS, 0.99);
+		r->rxq_p50_us = hist_percentile_us(r->rxq_hist, DBT_HIST_BUCKETS, 0.50);
+		r->rxq_p99_us = hist_percentile_us(r->rxq_hist, DBT_HIST_BUCKETS, 0.99);
 		out->n_ports++;
 	}
 	/* an empty list may have no array, which qsort must not be given */

@@ -23,7 +23,8 @@ struct net_dev_sample {
 	/* the kernel side (tx queue); cumulative */
 	bool have_txq;
 	uint64_t xmit_packets, xmit_bytes;
-	__u64 txq_hist[DBT_HIST_SLOTS];
+	uint64_t txq_timed;            /* skbs really timed (see struct dbt_hist_sampled) */
+	__u64 txq_hist[DBT_HIST_BUCKETS];  /* weighted, ns */
 	/* /proc/net/dev; cumulative */
 	bool have_link;
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
@@ -41,8 +42,9 @@ struct net_port_sample {
 	 * was given back and that came back in another counts from zero */
 	uint32_t gen;
 	uint64_t requests, reads;
-	__u64 resp_hist[DBT_HIST_SLOTS];
-	__u64 rxq_hist[DBT_HIST_SLOTS];
+	uint64_t resp_timed, rxq_timed;    /* really timed (struct dbt_hist_sampled) */
+	__u64 resp_hist[DBT_HIST_BUCKETS];  /* weighted, ns */
+	__u64 rxq_hist[DBT_HIST_BUCKETS];
 };
 
 struct net_snapshot {
@@ -70,9 +72,10 @@ struct net_dev_stats {
 	double speed_mbps;             /* NAN: unknown (virtual device, link down) */
 	double tx_pps, rx_pps, tx_mbps, rx_mbps;
 	double util_pct;               /* busier direction, % of the link speed; NAN: unknown */
-	uint64_t txq_samples;
+	uint64_t txq_samples;          /* skbs the histogram stands for (weighted) */
+	uint64_t txq_timed;            /* of which really timed */
 	double txq_p50_us, txq_p99_us;
-	__u64 txq_hist[DBT_HIST_SLOTS];
+	__u64 txq_hist[DBT_HIST_BUCKETS];
 };
 
 struct net_port_stats {
@@ -82,8 +85,11 @@ struct net_port_stats {
 	double requests_per_s, reads_per_s;
 	double resp_p50_us, resp_p99_us;
 	double rxq_p50_us, rxq_p99_us;
-	__u64 resp_hist[DBT_HIST_SLOTS];
-	__u64 rxq_hist[DBT_HIST_SLOTS];
+	/* the histograms are weighted (they sum to about requests and
+	 * reads); the *_timed counts say how many were really timed */
+	uint64_t resp_timed, rxq_timed;
+	__u64 resp_hist[DBT_HIST_BUCKETS];
+	__u64 rxq_hist[DBT_HIST_BUCKETS];
 };
 
 struct net_port_loss;

@@ -17,6 +17,7 @@ void sched_snapshot_init(struct sched_snapshot *s)
 void sched_snapshot_free(struct sched_snapshot *s)
 {
 	free(s->t);
+	free(s->rq);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -26,6 +27,92 @@ struct sched_thread_sample *sched_snapshot_add(struct sched_snapshot *s)
 		return NULL;
 	memset(&s->t[s->n], 0, sizeof(s->t[0]));
 	return &s->t[s->n++];
+}
+
+struct sched_runq_sample *sched_snapshot_add_runq(struct sched_snapshot *s)
+{
+	if (VEC_RESERVE(s->rq, s->cap_rq, (size_t)s->n_rq + 1))
+		return NULL;
+	memset(&s->rq[s->n_rq], 0, sizeof(s->rq[0]));
+	return &s->rq[s->n_rq++];
+}
+
+static int key_cmp(uint32_t pa, const char *ca, uint32_t pb, const char *cb)
+{
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
+	return strncmp(ca, cb, 16);
+}
+
+static int by_runq_key(const void *a, const void *b)
+{
+	const struct sched_runq_sample *x = a, *y = b;
+
+	return key_cmp(x->pid, x->comm, y->pid, y->comm);
+}
+
+static const struct sched_runq_sample *find_runq(const struct sched_snapshot *s, uint32_t pid,
+						 const char *comm)
+{
+	int lo = 0, hi = s->n_rq - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2, c = key_cmp(s->rq[mid].pid, s->rq[mid].comm, pid, comm);
+
+		if (!c)
+			return &s->rq[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+/* A thread's (pid, name), to find whether a histogram has one. */
+struct name_key {
+	uint32_t pid;
+	const char *comm;
+};
+
+static int by_name(const void *a, const void *b)
+{
+	const struct name_key *x = a, *y = b;
+
+	return key_cmp(x->pid, x->comm, y->pid, y->comm);
+}
+
+int sched_snapshot_prune_runq(struct sched_snapshot *s, struct dbt_sched_runq_key *gone, int max)
+{
+	struct name_key *idx;
+	int kept = 0, n_gone = 0;
+
+	if (!s->n_rq)
+		return 0;
+	idx = malloc(sizeof(*idx) * (size_t)(s->n ? s->n : 1));
+	if (!idx)
+		return -ENOMEM;
+	for (int i = 0; i < s->n; i++)
+		idx[i] = (struct name_key){ s->t[i].pid, s->t[i].comm };
+	qsort(idx, (size_t)s->n, sizeof(*idx), by_name);
+	for (int r = 0; r < s->n_rq; r++) {
+		struct name_key key = { s->rq[r].pid, s->rq[r].comm };
+
+		if (bsearch(&key, idx, (size_t)s->n, sizeof(*idx), by_name)) {
+			if (kept != r)
+				s->rq[kept] = s->rq[r];
+			kept++;
+			continue;
+		}
+		if (n_gone < max) {
+			gone[n_gone].pid = s->rq[r].pid;
+			memcpy(gone[n_gone].comm, s->rq[r].comm, sizeof(gone[n_gone].comm));
+		}
+		n_gone++;
+	}
+	s->n_rq = kept;
+	free(idx);
+	return n_gone;
 }
 
 static int by_tid(const void *a, const void *b)
@@ -48,6 +135,8 @@ void sched_snapshot_sort(struct sched_snapshot *s)
 {
 	int kept = 0;
 
+	if (s->n_rq > 1)
+		qsort(s->rq, (size_t)s->n_rq, sizeof(s->rq[0]), by_runq_key);
 	if (s->n < 2)
 		return;
 	qsort(s->t, (size_t)s->n, sizeof(s->t[0]), by_tid);
@@ -114,18 +203,50 @@ void sched_class_finish(struct sched_class_stats *c, double dt_s)
 		c->softirq_lost_pct = 100;
 	if (c->net_softirq_lost_pct > 100)
 		c->net_softirq_lost_pct = 100;
-	c->runq_p50_us = hist_percentile(c->runq_hist, DBT_HIST_SLOTS, 0.50);
-	c->runq_p99_us = hist_percentile(c->runq_hist, DBT_HIST_SLOTS, 0.99);
-	c->runq_max_us = hist_total(c->runq_hist, DBT_HIST_SLOTS) ? (double)c->runq_max_ns / 1000.0 : NAN;
-	/* interpolation inside a log2 slot can overshoot the exact maximum */
+	c->runq_p50_us = c->runq_p99_us = c->runq_max_us = NAN;
+	if (!c->runq_hist)
+		return;
+	c->runq_p50_us = hist_percentile_us(c->runq_hist, DBT_HIST_BUCKETS, 0.50);
+	c->runq_p99_us = hist_percentile_us(c->runq_hist, DBT_HIST_BUCKETS, 0.99);
+	c->runq_max_us = hist_total(c->runq_hist, DBT_HIST_BUCKETS) ? (double)c->runq_max_ns / 1000.0 : NAN;
+	/* interpolation inside a bucket can overshoot the exact maximum */
 	if (c->runq_p99_us > c->runq_max_us)
 		c->runq_p99_us = c->runq_max_us;
 	if (c->runq_p50_us > c->runq_max_us)
 		c->runq_p50_us = c->runq_max_us;
 }
 
-/* Adds b's raw sums into a. */
-static void class_add(struct sched_class_stats *a, const struct sched_class_stats *b)
+/* *dst += src, *dst made on first need. */
+static int runq_merge(__u64 **dst, const __u64 *src)
+{
+	if (!src)
+		return 0;
+	if (!*dst) {
+		*dst = calloc(DBT_HIST_BUCKETS, sizeof(**dst));
+		if (!*dst)
+			return -ENOMEM;
+	}
+	hist_add_to(*dst, src, DBT_HIST_BUCKETS);
+	return 0;
+}
+
+static void class_free(struct sched_class_stats *c)
+{
+	free(c->runq_hist);
+	c->runq_hist = NULL;
+}
+
+static void proc_free(struct sched_proc_stats *p)
+{
+	class_free(&p->total);
+	for (int k = 0; k < p->n_classes; k++)
+		class_free(&p->classes[k]);
+	free(p->classes);
+	p->classes = NULL;
+}
+
+/* Adds b's raw sums into a. Returns 0 or -ENOMEM. */
+static int class_add(struct sched_class_stats *a, const struct sched_class_stats *b)
 {
 	a->oncpu_ns += b->oncpu_ns;
 	a->runq_ns += b->runq_ns;
@@ -136,11 +257,10 @@ static void class_add(struct sched_class_stats *a, const struct sched_class_stat
 	a->net_sirq_ns += b->net_sirq_ns;
 	if (b->runq_max_ns > a->runq_max_ns)
 		a->runq_max_ns = b->runq_max_ns;
-	for (int i = 0; i < DBT_HIST_SLOTS; i++)
-		a->runq_hist[i] += b->runq_hist[i];
 	for (int w = 0; w < DBT_SCHED_CPU_WORDS; w++)
 		a->cpus[w] |= b->cpus[w];
 	a->cpus_beyond |= b->cpus_beyond;
+	return runq_merge(&a->runq_hist, b->runq_hist);
 }
 
 static void thread_add(struct sched_class_stats *c, const struct sched_thread_sample *a,
@@ -162,8 +282,6 @@ static void thread_add(struct sched_class_stats *c, const struct sched_thread_sa
 		return;
 	if (iv->runq_max_ns > c->runq_max_ns)
 		c->runq_max_ns = iv->runq_max_ns;
-	for (int i = 0; i < DBT_HIST_SLOTS; i++)
-		c->runq_hist[i] += iv->runq_hist[i];
 	for (int w = 0; w < DBT_SCHED_CPU_WORDS; w++)
 		c->cpus[w] |= iv->cpus[w];
 	c->cpus_beyond |= iv->cpus_beyond != 0;
@@ -208,12 +326,71 @@ static int proc_by_oncpu_desc(const void *a, const void *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
-/* One process from its group's class sums acc (indexed by map class). */
-static int build_proc(const struct class_map *map, size_t group, const struct sched_class_stats *acc,
+/* A thread's (pid, name) and its class, to find where a run-queue
+ * histogram goes. */
+struct named_class {
+	uint32_t pid;
+	const char *comm;
+	uint32_t cls;
+};
+
+static int by_name_key(const void *a, const void *b)
+{
+	const struct named_class *x = a, *y = b;
+
+	return key_cmp(x->pid, x->comm, y->pid, y->comm);
+}
+
+/* Each run-queue histogram's change since prev, into the class of a
+ * thread of cur with its process and name. */
+static int fold_runq(const struct sched_snapshot *prev, const struct sched_snapshot *cur,
+		     const struct class_map *map, struct sched_class_stats *acc)
+{
+	struct named_class *idx;
+	int n = 0;
+
+	if (!cur->n_rq)
+		return 0;
+	idx = malloc(sizeof(*idx) * (size_t)cur->n);
+	if (!idx)
+		return -ENOMEM;
+	for (int i = 0; i < cur->n; i++) {
+		const struct class_map_member *m = class_map_find(map, cur->t[i].pid, cur->t[i].tid);
+
+		if (m)
+			idx[n++] = (struct named_class){ cur->t[i].pid, cur->t[i].comm, m->cls };
+	}
+	qsort(idx, (size_t)n, sizeof(*idx), by_name_key);
+	for (int r = 0; r < cur->n_rq; r++) {
+		const struct sched_runq_sample *b = &cur->rq[r];
+		const struct sched_runq_sample *a = find_runq(prev, b->pid, b->comm);
+		struct named_class key = { b->pid, b->comm, 0 }, *hit;
+
+		hit = bsearch(&key, idx, (size_t)n, sizeof(*idx), by_name_key);
+		if (!hit)
+			continue;
+		if (a && a->born_ns != b->born_ns)
+			a = NULL;   /* evicted and made anew: counts from zero */
+		if (!acc[hit->cls].runq_hist &&
+		    !(acc[hit->cls].runq_hist = calloc(DBT_HIST_BUCKETS, sizeof(__u64)))) {
+			free(idx);
+			return -ENOMEM;
+		}
+		for (int i = 0; i < DBT_HIST_BUCKETS; i++)
+			/* u32 counters wrap: the difference modulo 2^32 */
+			acc[hit->cls].runq_hist[i] += (__u32)(b->buckets[i] - (a ? a->buckets[i] : 0));
+	}
+	free(idx);
+	return 0;
+}
+
+/* One process from its group's class sums acc (indexed by map class),
+ * whose histograms its classes take over. */
+static int build_proc(const struct class_map *map, size_t group, struct sched_class_stats *acc,
 		      double dt_s, struct sched_proc_stats *p)
 {
 	const struct class_map_group *g = &map->groups[group];
-	int k = 0;
+	int k = 0, err = 0;
 
 	memset(p, 0, sizeof(*p));
 	p->classes = malloc(sizeof(*p->classes) * (g->n_classes ? g->n_classes : 1));
@@ -229,14 +406,19 @@ static int build_proc(const struct class_map *map, size_t group, const struct sc
 		if (!active(&acc[c]))
 			continue;
 		*row = acc[c];
+		acc[c].runq_hist = NULL;
 		snprintf(row->name, sizeof(row->name), "%s", map->classes[c].name);
 		row->map_class = (int)c;
-		class_add(&p->total, row);
+		k++;
+		err = err ? err : class_add(&p->total, row);
 		p->total.threads += row->threads;
 		sched_class_finish(row, dt_s);
-		k++;
 	}
 	p->n_classes = k;
+	if (err) {
+		proc_free(p);
+		return err;
+	}
 	qsort(p->classes, (size_t)k, sizeof(*p->classes), by_oncpu_desc);
 	snprintf(p->total.name, sizeof(p->total.name), "%s", p->comm);
 	p->total.map_class = -1;
@@ -247,7 +429,7 @@ static int build_proc(const struct class_map *map, size_t group, const struct sc
 void sched_interval_free(struct sched_interval *iv)
 {
 	for (int i = 0; i < iv->n_procs; i++)
-		free(iv->procs[i].classes);
+		proc_free(&iv->procs[i]);
 	free(iv->procs);
 	memset(iv, 0, sizeof(*iv));
 }
@@ -277,6 +459,9 @@ int sched_interval_compute(const struct sched_snapshot *prev, const struct sched
 			thread_add(&acc[m->cls], sched_snapshot_find(prev, b->tid), b,
 				   cur->ival ? &cur->ival[i] : NULL);
 	}
+	err = fold_runq(prev, cur, map, acc);
+	if (err)
+		goto out;
 	for (size_t g = 0; g < map->n_groups; g++) {
 		struct sched_proc_stats *p = &out->procs[out->n_procs];
 
@@ -286,10 +471,12 @@ int sched_interval_compute(const struct sched_snapshot *prev, const struct sched
 		if (p->n_classes && wanted(filter, p->pid, p->comm))
 			out->n_procs++;
 		else
-			free(p->classes);
+			proc_free(p);
 	}
 	qsort(out->procs, (size_t)out->n_procs, sizeof(*out->procs), proc_by_oncpu_desc);
 out:
+	for (size_t c = 0; acc && c < map->n_classes; c++)
+		class_free(&acc[c]);
 	free(acc);
 	if (err)
 		sched_interval_free(out);
@@ -306,7 +493,10 @@ int sched_interval_copy(struct sched_interval *dst, const struct sched_interval 
 	for (int i = 0; i < src->n_procs; i++) {
 		struct sched_proc_stats *p = &dst->procs[i];
 
+		int err = 0;
+
 		*p = src->procs[i];
+		p->total.runq_hist = NULL;
 		p->classes = malloc(sizeof(*p->classes) * (size_t)(p->n_classes ? p->n_classes : 1));
 		p->classes_cap = 0;   /* sized once */
 		if (!p->classes) {
@@ -314,7 +504,16 @@ int sched_interval_copy(struct sched_interval *dst, const struct sched_interval 
 			return -ENOMEM;
 		}
 		memcpy(p->classes, src->procs[i].classes, sizeof(*p->classes) * (size_t)p->n_classes);
+		for (int k = 0; k < p->n_classes; k++)
+			p->classes[k].runq_hist = NULL;
 		dst->n_procs++;
+		err = runq_merge(&p->total.runq_hist, src->procs[i].total.runq_hist);
+		for (int k = 0; k < p->n_classes && !err; k++)
+			err = runq_merge(&p->classes[k].runq_hist, src->procs[i].classes[k].runq_hist);
+		if (err) {
+			sched_interval_free(dst);
+			return err;
+		}
 	}
 	return 0;
 }
@@ -362,7 +561,8 @@ int sched_summary_add(struct sched_summary *s, const struct sched_interval *iv)
 		if (!p)
 			return -ENOMEM;
 		snprintf(p->comm, sizeof(p->comm), "%s", src->comm);
-		class_add(&p->total, &src->total);
+		if (class_add(&p->total, &src->total))
+			return -ENOMEM;
 		if (src->total.threads > p->total.threads)
 			p->total.threads = src->total.threads;
 		if (src->total.allowed_cpus) {
@@ -372,9 +572,8 @@ int sched_summary_add(struct sched_summary *s, const struct sched_interval *iv)
 		for (int k = 0; k < src->n_classes; k++) {
 			struct sched_class_stats *c = summary_class(p, src->classes[k].name);
 
-			if (!c)
+			if (!c || class_add(c, &src->classes[k]))
 				return -ENOMEM;
-			class_add(c, &src->classes[k]);
 			/* a pool's size is the most threads it had at once */
 			if (src->classes[k].threads > c->threads)
 				c->threads = src->classes[k].threads;
@@ -400,7 +599,7 @@ void sched_summary_finish(struct sched_summary *s)
 void sched_summary_free(struct sched_summary *s)
 {
 	for (int i = 0; i < s->n_procs; i++)
-		free(s->procs[i].classes);
+		proc_free(&s->procs[i]);
 	free(s->procs);
 	memset(s, 0, sizeof(*s));
 }

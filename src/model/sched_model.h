@@ -27,11 +27,23 @@ struct sched_thread_sample {
 	uint64_t base_oncpu_ns;
 };
 
+/* The cumulative run-queue delay histogram of one (process, thread name)
+ * (struct dbt_sched_runq_hist). */
+struct sched_runq_sample {
+	uint32_t pid;
+	char comm[16];
+	uint64_t born_ns;              /* another value: a new entry, counted from zero */
+	__u32 buckets[DBT_HIST_BUCKETS];
+};
+
 struct sched_snapshot {
 	uint64_t mono_ns;
 	struct sched_thread_sample *t; /* sorted by tid */
 	int n;
 	size_t cap;
+	struct sched_runq_sample *rq;  /* sorted by (pid, comm) */
+	int n_rq;
+	size_t cap_rq;
 	/* what the kernel recorded per thread during the interval ending at
 	 * this snapshot, parallel to t (NULL: none). Borrowed from the
 	 * collector and valid for the newest snapshot only: the model reads
@@ -57,7 +69,11 @@ struct sched_class_stats {
 	/* raw sums, kept for the summary and the findings */
 	uint64_t oncpu_ns, runq_ns, vol, invol, migrations, runq_max_ns;
 	uint64_t sirq_ns, net_sirq_ns;
-	__u64 runq_hist[DBT_HIST_SLOTS];
+	/* run-queue delay, DBT_HIST_BUCKETS counts in ns (dbtrace/hist.h);
+	 * NULL: no wait seen. Out of line, 8 KB only where a class waited:
+	 * inline it made every class, summary row and copy 8 KB. Owned by
+	 * the interval or summary that holds the stats (freed with it). */
+	__u64 *runq_hist;
 	uint64_t cpus[DBT_SCHED_CPU_WORDS];
 	bool cpus_beyond;
 	int allowed_cpus;              /* filled by the caller (I/O); 0: unknown */
@@ -91,7 +107,17 @@ void sched_snapshot_init(struct sched_snapshot *s);
 void sched_snapshot_free(struct sched_snapshot *s);
 /* Appends a zeroed sample and returns it (NULL on ENOMEM). */
 struct sched_thread_sample *sched_snapshot_add(struct sched_snapshot *s);
-/* Sorts by tid, keeping one sample per tid; call once after filling. A
+/* Appends a zeroed run-queue histogram and returns it (NULL on ENOMEM). */
+struct sched_runq_sample *sched_snapshot_add_runq(struct sched_snapshot *s);
+/* After sched_snapshot_sort(): drops the run-queue histograms of a
+ * (pid, name) no thread of s has any more (exited, renamed), whose waits
+ * no class would take, and returns how many, their keys first in
+ * gone[0..] (up to max). The collector deletes them from the kernel's map
+ * so that it holds live threads' histograms, not the last 1024 names
+ * ever seen. Returns -ENOMEM on failure. */
+int sched_snapshot_prune_runq(struct sched_snapshot *s, struct dbt_sched_runq_key *gone, int max);
+/* Sorts by tid, keeping one sample per tid, and the run-queue histograms
+ * by (pid, comm); call once after filling. A
  * thread can be read twice (the sched collector reads task storage and
  * then a map, and a thread dying in between is in both): the one kept is
  * its final one (exited), else the one further along. */
@@ -104,7 +130,9 @@ int sched_snapshot_threads(const struct sched_snapshot *s, struct class_map_inpu
 
 /* Computes the interval between two snapshots: per-thread deltas summed
  * into the groups and classes of map, which holds cur's threads (a thread
- * it does not hold is left out). Classes with no activity in the interval
+ * it does not hold is left out). A run-queue histogram goes to the class
+ * of a thread of cur with its pid and name; with none (all its threads
+ * gone) its waits still count in runq_ns but not in the percentiles. Classes with no activity in the interval
  * are left out, and so are processes with none. */
 int sched_interval_compute(const struct sched_snapshot *prev, const struct sched_snapshot *cur,
 			   const struct class_map *map, const struct sched_filter *filter,

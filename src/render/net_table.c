@@ -1,6 +1,7 @@
 #include "render/net_table.h"
 #include "render/table_cols.h"
 #include "render/text.h"
+#include "model/hist.h"
 
 #include <math.h>
 
@@ -68,7 +69,23 @@ bool net_table_valid_key(char key)
 const char *net_table_key_help(void)
 {
 	return "sort devices: M Mbit/s  P packets/s  Q txq p99   ports: R requests/s  9 response p99  "
-	       "X rxq p99   v next view  q quit";
+	       "X rxq p99   v next view  q quit   ~ sampled: 1 in 16 timed";
+}
+
+/* A latency from a histogram that was sampled under load (some timed
+ * measurement counts for several) is marked with a trailing '~', in the
+ * column's width. */
+static size_t latency(char *buf, size_t len, size_t at, const struct table_col *c, double v,
+		      bool sampled)
+{
+	if (!sampled || isnan(v) || c->width < 2)
+		return table_num(buf, len, at, " ", c->width, c->decimals, v);
+	return text_put(buf, len, at, " %*.*f~", c->width - 1, c->decimals, v);
+}
+
+static bool sampled(const __u64 *hist, uint64_t timed)
+{
+	return timed < hist_total(hist, DBT_HIST_BUCKETS);
 }
 
 void net_dev_header(char *buf, size_t len, char sort_key)
@@ -91,7 +108,8 @@ void net_dev_row(char *buf, size_t len, const struct net_dev_stats *d, const str
 	net_dev_subject(d, name, sizeof(name));
 	at = text_put(buf, len, at, "%-*.*s", w, w, name);
 	for (size_t i = 0; i < NCOLS(v); i++)
-		at = table_num(buf, len, at, " ", dev_cols[i + 1].width, dev_cols[i + 1].decimals, v[i]);
+		at = latency(buf, len, at, &dev_cols[i + 1], v[i],
+			     (i == 6 || i == 7) && sampled(d->txq_hist, d->txq_timed));
 	text_put(buf, len, at, " %s", d->qdisc_text[0] ? d->qdisc_text : "-");
 }
 
@@ -106,6 +124,7 @@ void net_port_row(char *buf, size_t len, const struct net_port_stats *p, const s
 	const double v[] = { p->requests_per_s, p->resp_p50_us, p->resp_p99_us, p->reads_per_s,
 			     p->rxq_p50_us, p->rxq_p99_us, l ? l->retrans_per_s : NAN,
 			     l ? l->rto_per_s : NAN, l ? l->drops_per_s : NAN };
+	bool resp = sampled(p->resp_hist, p->resp_timed), rxq = sampled(p->rxq_hist, p->rxq_timed);
 	size_t at = 0;
 
 	if (!len)
@@ -114,7 +133,8 @@ void net_port_row(char *buf, size_t len, const struct net_port_stats *p, const s
 	at = text_put(buf, len, at, "%-*u %-*s", port_cols[0].width, p->port, port_cols[1].width,
 		      net_role_name(p->role));
 	for (size_t i = 0; i < NCOLS(v); i++)
-		at = table_num(buf, len, at, " ", port_cols[i + 2].width, port_cols[i + 2].decimals, v[i]);
+		at = latency(buf, len, at, &port_cols[i + 2], v[i],
+			     ((i == 1 || i == 2) && resp) || ((i == 4 || i == 5) && rxq));
 }
 
 /* Sorting: the key's value, highest first, unknown last, then the

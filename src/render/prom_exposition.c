@@ -125,19 +125,19 @@ static void sample_u64(FILE *f, const char *name, const struct lset *l, uint64_t
 		fprintf(f, "%s %" PRIu64 "\n", name, v);
 }
 
-/* One histogram series: slot i's upper edge 2^(i+1) µs is its le; the
- * last slot (open above) only counts in +Inf. */
+/* One histogram series on the fixed bounds (metrics/prom_totals.h); the
+ * last slot (above 10 s) only counts in +Inf. */
 static void histogram(FILE *f, const char *name, const struct lset *l, const struct prom_hist *h)
 {
 	const char *sep = l->n ? "," : "";
 	uint64_t cum = 0;
 
-	for (int i = 0; i < DBT_HIST_SLOTS - 1; i++) {
+	for (int i = 0; i < PROM_LE_N; i++) {
 		cum += h->slots[i];
 		fprintf(f, "%s_bucket{%s%sle=\"%.9g\"} %" PRIu64 "\n", name, l->s, sep,
-			(double)((uint64_t)2 << i) / 1e6, cum);
+			prom_le_s[i], cum);
 	}
-	cum += h->slots[DBT_HIST_SLOTS - 1];
+	cum += h->slots[PROM_LE_N];
 	fprintf(f, "%s_bucket{%s%sle=\"+Inf\"} %" PRIu64 "\n", name, l->s, sep, cum);
 	fprintf(f, "%s_sum{%s} %.12g\n", name, l->s, h->sum_s);
 	fprintf(f, "%s_count{%s} %" PRIu64 "\n", name, l->s, cum);
@@ -237,7 +237,8 @@ static void render_net(const struct prom_totals *t, FILE *f)
 
 	family(f, "dbtrace_port_response_seconds", "histogram",
 	       "Response time per service port and role (server: request readable to the first "
-	       "send after the read; client: first send to the reply readable). _sum is estimated "
+	       "send after the read; client: first send to the reply readable). Sampled under load: "
+	       "one request in 16 timed, counting 16, so counts are estimates. _sum is estimated "
 	       "from the bucket midpoints.");
 	for (int i = 0; i <= n; i++) {
 		const struct prom_port_total *p = prom_totals_port(t, i);
@@ -249,7 +250,8 @@ static void render_net(const struct prom_totals *t, FILE *f)
 	}
 	family(f, "dbtrace_port_rx_queue_seconds", "histogram",
 	       "Rx socket-queue wait per service port and role: data readable to the receive call "
-	       "returning it. _sum is estimated from the bucket midpoints.");
+	       "returning it. Sampled under load: one read in 16 timed, counting 16, so counts are "
+	       "estimates. _sum is estimated from the bucket midpoints.");
 	for (int i = 0; i <= n; i++) {
 		const struct prom_port_total *p = prom_totals_port(t, i);
 
@@ -260,7 +262,8 @@ static void render_net(const struct prom_totals *t, FILE *f)
 	}
 	family(f, "dbtrace_device_tx_queue_seconds", "histogram",
 	       "Tx queue latency per network device: net_dev_queue to net_dev_xmit (qdisc and "
-	       "driver queue). _sum is estimated from the bucket midpoints.");
+	       "driver queue). Sampled under load: one packet in 16 timed, counting 16, so counts "
+	       "are estimates. _sum is estimated from the bucket midpoints.");
 	for (int i = 0; i <= n; i++) {
 		const struct prom_dev_total *d = prom_totals_dev(t, i);
 

@@ -525,52 +525,73 @@ static void class_table(FILE *f, const struct capture *c, int top_n)
 
 /* --- histograms --------------------------------------------------------- */
 
-/* A log2 µs histogram as bars, slot by slot, between the first and the
- * last non-empty slot (at least 8 slots wide). The caption counts what was
- * measured (count unit: "113728 requests"): under load the histogram holds
- * a weighted sample, whose total only approximates that count. */
+/* A fine histogram (dbtrace/hist.h, ns) as bars between the first and
+ * the last non-empty bucket, at least 8 buckets wide: one bar per bucket
+ * while that fits 260 bars, else per run of adjacent buckets. The caption
+ * counts what was measured (count unit: "113728 requests"); the weighted
+ * sample under load only approximates that count, and `timed` says how
+ * many were really timed. */
 static void svg_hist(FILE *f, const char *caption, const char *id, const __u64 *slots,
-		     uint64_t count, const char *unit, double p50, double p99)
+		     uint64_t count, const char *unit, double p50, double p99, uint64_t timed)
 {
-	uint64_t total = hist_total(slots, DBT_HIST_SLOTS), top = 0;
-	int lo = -1, hi = -1, n, bw = 26, h = 110, base = 118;
+	uint64_t total = hist_total(slots, DBT_HIST_BUCKETS), top = 0;
+	int lo = -1, hi = -1, n, group, bars, bw, h = 110, base = 118, label_every;
 	char a[32], b[32];
 
-	for (int i = 0; i < DBT_HIST_SLOTS; i++)
+	for (int i = 0; i < DBT_HIST_BUCKETS; i++)
 		if (slots[i]) {
 			lo = lo < 0 ? i : lo;
 			hi = i;
-			top = slots[i] > top ? slots[i] : top;
 		}
 	if (!total)
 		return;
 	while (hi - lo + 1 < 8) {
 		if (lo > 0)
 			lo--;
-		if (hi - lo + 1 < 8 && hi < DBT_HIST_SLOTS - 1)
+		if (hi - lo + 1 < 8 && hi < DBT_HIST_BUCKETS - 1)
 			hi++;
 	}
 	n = hi - lo + 1;
+	group = (n + 259) / 260;
+	bars = (n + group - 1) / group;
+	bw = 780 / bars;
+	bw = bw > 26 ? 26 : bw < 3 ? 3 : bw;
+	label_every = (70 + bw - 1) / bw;
+	for (int k = 0; k < bars; k++) {
+		uint64_t sum = 0;
+
+		for (int i = lo + k * group; i <= hi && i < lo + (k + 1) * group; i++)
+			sum += slots[i];
+		top = sum > top ? sum : top;
+	}
 	fmt_us(a, sizeof(a), p50);
 	fmt_us(b, sizeof(b), p99);
 	fprintf(f, "<figure class=\"histfig\" id=\"%s\"><figcaption>", id);
 	esc(f, caption);
-	fprintf(f, "<br><small>%llu %s; p50 %s, p99 %s</small></figcaption>\n", (unsigned long long)count,
+	fprintf(f, "<br><small>%llu %s; p50 %s, p99 %s", (unsigned long long)count,
 		unit, isfinite(p50) ? a : "-", isfinite(p99) ? b : "-");
+	if (timed && timed < total)
+		fprintf(f, "; sampled: %llu timed, weighted", (unsigned long long)timed);
+	fputs("</small></figcaption>\n", f);
 	fprintf(f, "<svg class=\"hist\" width=\"%d\" height=\"%d\" role=\"img\" data-total=\"%llu\">",
-		n * bw + 40, base + 18, (unsigned long long)total);
-	for (int i = lo; i <= hi; i++) {
-		int x = 5 + (i - lo) * bw, bh = top ? (int)((double)slots[i] * h / (double)top + 0.5) : 0;
+		bars * bw + 40, base + 18, (unsigned long long)total);
+	for (int k = 0; k < bars; k++) {
+		int first = lo + k * group, last = first + group - 1 > hi ? hi : first + group - 1;
+		int x = 5 + k * bw, bh;
+		uint64_t sum = 0;
 		char low[32], high[32];
 
-		fmt_us(low, sizeof(low), (double)dbt_slot_low((__u32)i));
-		fmt_us(high, sizeof(high), (double)((uint64_t)2 << i));
-		if (slots[i] && bh < 1)
+		for (int i = first; i <= last; i++)
+			sum += slots[i];
+		bh = top ? (int)((double)sum * h / (double)top + 0.5) : 0;
+		fmt_us(low, sizeof(low), (double)dbt_hist_low((__u32)first) / 1000.0);
+		fmt_us(high, sizeof(high), (double)dbt_hist_high((__u32)last) / 1000.0);
+		if (sum && bh < 1)
 			bh = 1;
-		fprintf(f, "<rect class=\"bar\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"><title>[%s, %s): "
-			"%llu (%.1f%%)</title></rect>", x, base - bh, bw - 3, bh, low, high,
-			(unsigned long long)slots[i], 100.0 * (double)slots[i] / (double)total);
-		if ((i - lo) % 2 == 0)
+		fprintf(f, "<rect class=\"bar\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"><title>[%s, %s) µs: "
+			"%llu (%.1f%%)</title></rect>", x, base - bh, bw > 3 ? bw - 1 : bw, bh, low, high,
+			(unsigned long long)sum, 100.0 * (double)sum / (double)total);
+		if (k % label_every == 0)
 			fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>", x, base + 12, low);
 	}
 	fputs("</svg></figure>\n", f);
@@ -641,7 +662,8 @@ static void net_section(FILE *f, const struct capture *c, int top_n)
 		      "percentiles above).</p>\n</section>\n", f);
 		return;
 	}
-	fputs("<p>Log2 buckets as the kernel keeps them; hover a bar for its range and count.</p>\n"
+	fputs("<p>Log-linear buckets as the kernel keeps them (32 per power of two); hover a bar "
+	      "for its range and count.</p>\n"
 	      "<div class=\"hists\">\n", f);
 	for (int i = 0; i < nd; i++) {
 		const struct net_dev_stats *d = &ni->devs[i];
@@ -651,7 +673,7 @@ static void net_section(FILE *f, const struct capture *c, int top_n)
 			 d->foreign ? d->netns_name : "");
 		snprintf(id, sizeof(id), "hist-txq-%d", i);
 		svg_hist(f, cap, id, d->txq_hist, d->txq_samples, "samples", d->txq_p50_us,
-			 d->txq_p99_us);
+			 d->txq_p99_us, d->txq_timed);
 	}
 	for (int i = 0; i < np; i++) {
 		const struct net_port_stats *p = &ni->ports[i];
@@ -660,10 +682,11 @@ static void net_section(FILE *f, const struct capture *c, int top_n)
 		snprintf(cap, sizeof(cap), "response time: %u/%s", p->port, net_role_name(p->role));
 		snprintf(id, sizeof(id), "hist-resp-%d", i);
 		svg_hist(f, cap, id, p->resp_hist, p->requests, "requests", p->resp_p50_us,
-			 p->resp_p99_us);
+			 p->resp_p99_us, p->resp_timed);
 		snprintf(cap, sizeof(cap), "rx queue: %u/%s", p->port, net_role_name(p->role));
 		snprintf(id, sizeof(id), "hist-rxq-%d", i);
-		svg_hist(f, cap, id, p->rxq_hist, p->reads, "reads", p->rxq_p50_us, p->rxq_p99_us);
+		svg_hist(f, cap, id, p->rxq_hist, p->reads, "reads", p->rxq_p50_us, p->rxq_p99_us,
+			 p->rxq_timed);
 	}
 	fputs("</div>\n</section>\n", f);
 }

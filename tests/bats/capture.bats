@@ -22,7 +22,7 @@ teardown() { teardown_scratch; }
 
 	run "$VALIDATE" "$out"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	jq -e '.schema == "dbtrace.capture/1" and (.intervals | length) == 6' "$out"
+	jq -e '.schema == "dbtrace.capture/2" and (.intervals | length) == 6' "$out"
 	jq -e '[.cpus[].softirq_pct.net_rx] | max > 0' "$out"
 	jq -e --arg p "$(expected_path softirq)" '.probes.softirq.attach == $p' "$out"
 

@@ -140,7 +140,7 @@ assert_png() {
 	[ "$output" = "dbtrace: cannot read missing.json: No such file or directory" ]
 	echo '{"schema": "dbtrace.check/1", "findings": []}' >check.json
 	run -2 "$DBTRACE" report check.json -o existing.html
-	[ "$output" = "dbtrace: check.json is not a dbtrace capture: schema \"dbtrace.check/1\", want \"dbtrace.capture/1\"" ]
+	[ "$output" = "dbtrace: check.json is not a dbtrace capture: schema \"dbtrace.check/1\", want \"dbtrace.capture/2\"" ]
 	head -c 20000 "$good" >cut.json
 	run -2 "$DBTRACE" report cut.json -o existing.html
 	[ "${#lines[@]}" -eq 1 ]

@@ -12,6 +12,7 @@ struct world {
 	struct cpu_row rows[3], total;
 	struct sched_proc_stats procs[8];
 	struct sched_class_stats classes[8];
+	__u64 runq[8][DBT_HIST_BUCKETS];   /* the classes' run-queue histograms */
 	struct sched_interval si;
 	struct net_port_stats ports[4];
 	struct net_dev_stats devs[4];
@@ -57,6 +58,7 @@ static inline struct sched_class_stats *add_class(struct world *w, int pid, cons
 	snprintf(c->name, sizeof(c->name), "%s", comm);
 	c->threads = 1;
 	c->oncpu_ns = (uint64_t)(oncpu_s * 1e9);
+	c->runq_hist = w->runq[i];
 	p->classes = c;
 	p->n_classes = 1;
 	return c;

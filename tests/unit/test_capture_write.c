@@ -14,7 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "capture/capture_read.h"
 #include "capture/capture_write.h"
+#include "model/hist.h"
 #include "sysinfo/procfile.h"
 
 static char dir[64];
@@ -96,7 +98,7 @@ static void test_document(void **state)
 	write_capture(path, 3);
 	assert_int_equal(count_entries(), 1);   /* no temp file left beside it */
 	assert_int_equal(procfile_slurp("", path, 1 << 20, &text, NULL), 0);
-	assert_non_null(strstr(text, "\"schema\":\"dbtrace.capture/1\""));
+	assert_non_null(strstr(text, "\"schema\":\"dbtrace.capture/2\""));
 	assert_non_null(strstr(text, "\"net_rx\":12.5"));
 	assert_non_null(strstr(text, "\"net_rx\":4242"));
 	assert_non_null(strstr(text, "\"hi\":null"));     /* NAN p99: no samples */
@@ -245,6 +247,12 @@ static void test_net_section(void **state)
 	struct capture_summary sum = { .duration_s = 1, .ncpus = 3, .rows = rows, .net = &net };
 	char path[128], cmd[1024], err[256];
 
+	struct capture back;
+	__u32 b1 = dbt_hist_bucket(6000000), b2 = dbt_hist_bucket(16000000);
+
+	dev.txq_hist[b1] = 200;        /* weighted: 30 timed skbs stand for 300 */
+	dev.txq_hist[b2] = 100;
+	dev.txq_timed = 30;
 	rows_init(rows, 3);
 	cpu_rows_total(rows, 3, &total);
 	snprintf(path, sizeof(path), "%s/net.json", dir);
@@ -262,6 +270,23 @@ static void test_net_section(void **state)
 		 ".ports[0].rxq_p99_us == null and .devices_omitted == 0 and .lost_samples == 0' %s >/dev/null",
 		 path);
 	assert_int_equal(system(cmd), 0);
+	/* the sparse histogram: non-empty buckets only, [lower bound ns, count] */
+	snprintf(cmd, sizeof(cmd),
+		 "jq -e '[.net, .intervals[0].net][] | .devices[0].txq_hist.unit == \"ns\" and "
+		 ".devices[0].txq_hist.count == 300 and .devices[0].txq_hist.timed == 30 and "
+		 ".devices[0].txq_hist.sample_weight == 16 and "
+		 ".devices[0].txq_hist.buckets == [[%llu, 200], [%llu, 100]] and "
+		 ".ports[0].response_hist.buckets == [] and .ports[0].response_hist.count == 0' %s >/dev/null",
+		 (unsigned long long)dbt_hist_low(b1), (unsigned long long)dbt_hist_low(b2), path);
+	assert_int_equal(system(cmd), 0);
+	/* and read back as written */
+	assert_int_equal(capture_read_file(path, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.net.n_devs, 1);
+	assert_int_equal(back.net.devs[0].txq_hist[b1], 200);
+	assert_int_equal(back.net.devs[0].txq_hist[b2], 100);
+	assert_int_equal(hist_total(back.net.devs[0].txq_hist, DBT_HIST_BUCKETS), 300);
+	assert_int_equal(back.net.devs[0].txq_timed, 30);
+	capture_free(&back);
 }
 
 int main(void)

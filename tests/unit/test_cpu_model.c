@@ -85,8 +85,9 @@ static void test_softirq_shares_and_counts(void **state)
 	b->entries[DBT_SOFTIRQ_NET_RX] = 3000;
 	b->raises[DBT_SOFTIRQ_NET_RX] = 2500;
 	b->hardirq_ns = NS / 5;                             /* 10 % */
-	b->wait_hist[DBT_SOFTIRQ_NET_RX][4] = 99;           /* [16, 32) µs */
-	b->wait_hist[DBT_SOFTIRQ_NET_RX][10] = 1;
+	p->b.cpu[1].sirq_wait[DBT_SOFTIRQ_NET_RX].buckets[dbt_hist_bucket(20000)] = 99;  /* 20 µs */
+	p->b.cpu[1].sirq_wait[DBT_SOFTIRQ_NET_RX].buckets[dbt_hist_bucket(1500000)] = 1;
+	p->b.cpu[1].sirq_wait[DBT_SOFTIRQ_NET_RX].timed = 100;
 	cpu_rows_compute(&p->a, &p->b, p->rows);
 	near(p->rows[1].softirq_pct[DBT_SOFTIRQ_NET_RX], 25);
 	near(p->rows[1].softirq_pct[DBT_SOFTIRQ_TIMER], 5);
@@ -94,8 +95,8 @@ static void test_softirq_shares_and_counts(void **state)
 	near(p->rows[1].hardirq_pct, 10);
 	assert_int_equal(p->rows[1].entries[DBT_SOFTIRQ_NET_RX], 2000);
 	assert_int_equal(p->rows[1].raises[DBT_SOFTIRQ_NET_RX], 2500);
-	assert_true(p->rows[1].wait_p99_us[DBT_SOFTIRQ_NET_RX] >= 16);
-	assert_true(p->rows[1].wait_p99_us[DBT_SOFTIRQ_NET_RX] <= 32);
+	assert_true(fabs(p->rows[1].wait_p99_us[DBT_SOFTIRQ_NET_RX] - 20) <= 20.0 / 32);
+	assert_int_equal(p->rows[1].wait_timed[DBT_SOFTIRQ_NET_RX], 100);
 	assert_true(isnan(p->rows[1].wait_p99_us[DBT_SOFTIRQ_HI]));
 	/* other CPUs untouched */
 	near(p->rows[0].softirq_total_pct, 0);
@@ -107,18 +108,19 @@ static void test_wait_p99_over_all_vectors(void **state)
 {
 	struct pair *p = *state;
 	struct cpu_row total;
-	__u64 merged[DBT_HIST_SLOTS] = { 0 };
+	__u64 merged[DBT_HIST_BUCKETS] = { 0 };
 
-	p->b.cpu[1].sirq.wait_hist[DBT_SOFTIRQ_NET_RX][4] = 98;     /* [16, 32) us */
-	p->b.cpu[1].sirq.wait_hist[DBT_SOFTIRQ_TIMER][10] = 2;      /* [1024, 2048) us */
-	p->b.cpu[2].sirq.wait_hist[DBT_SOFTIRQ_TIMER][10] = 100;
+	__u32 fast = dbt_hist_bucket(20000), slow = dbt_hist_bucket(1500000);   /* 20 µs, 1.5 ms */
+
+	p->b.cpu[1].sirq_wait[DBT_SOFTIRQ_NET_RX].buckets[fast] = 98;
+	p->b.cpu[1].sirq_wait[DBT_SOFTIRQ_TIMER].buckets[slow] = 2;
+	p->b.cpu[2].sirq_wait[DBT_SOFTIRQ_TIMER].buckets[slow] = 100;
 	cpu_rows_compute(&p->a, &p->b, p->rows);
-	assert_true(p->rows[1].wait_p99_us[DBT_SOFTIRQ_NET_RX] <= 32);
-	assert_true(p->rows[1].wait_all_p99_us >= 1024);
-	assert_true(p->rows[1].wait_all_p99_us <= 2048);
-	merged[4] = 98;
-	merged[10] = 2;
-	near(p->rows[1].wait_all_p99_us, hist_percentile(merged, DBT_HIST_SLOTS, 0.99));
+	assert_true(p->rows[1].wait_p99_us[DBT_SOFTIRQ_NET_RX] <= 21);
+	assert_true(fabs(p->rows[1].wait_all_p99_us - 1500) <= 1500.0 / 32);
+	merged[fast] = 98;
+	merged[slow] = 2;
+	near(p->rows[1].wait_all_p99_us, hist_percentile_us(merged, DBT_HIST_BUCKETS, 0.99));
 	/* no wait seen, or the CPU offline: not measured */
 	assert_true(isnan(p->rows[0].wait_all_p99_us));
 	p->b.cpu[3].stat.online = false;
@@ -126,9 +128,9 @@ static void test_wait_p99_over_all_vectors(void **state)
 	assert_true(isnan(p->rows[3].wait_all_p99_us));
 	/* the "all" line: over every valid CPU's waits, 200 of them */
 	cpu_rows_total(p->rows, 4, &total);
-	merged[10] = 102;
-	near(total.wait_all_p99_us, hist_percentile(merged, DBT_HIST_SLOTS, 0.99));
-	assert_true(total.wait_all_p99_us >= 1024);
+	merged[slow] = 102;
+	near(total.wait_all_p99_us, hist_percentile_us(merged, DBT_HIST_BUCKETS, 0.99));
+	assert_true(total.wait_all_p99_us >= 1400);
 	/* without the softirq family: not measured, total included */
 	p->b.have_sirq = false;
 	cpu_rows_compute(&p->a, &p->b, p->rows);

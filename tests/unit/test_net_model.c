@@ -9,6 +9,10 @@
 #include <string.h>
 #include "model/net_model.h"
 
+/* The cases were written for log2 µs slots: AT(i) is the fine bucket of
+ * old slot i's middle, 1.5 x 2^i µs. */
+#define AT(i) dbt_hist_bucket(1500ull << (i))
+
 #define SELF 4026531840u
 #define OTHER 4026532999u
 
@@ -39,8 +43,8 @@ static struct net_port_sample *port(struct net_snapshot *s, uint16_t p, uint8_t 
 	x->role = role;
 	x->requests = req;
 	x->reads = req;
-	x->resp_hist[slot] = req;
-	x->rxq_hist[3] = req;
+	x->resp_hist[AT(slot)] = req;
+	x->rxq_hist[AT(3)] = req;
 	return x;
 }
 
@@ -112,7 +116,7 @@ static void test_tx_queue_and_namespaces(void **state)
 	x->netns = OTHER;
 	snprintf(x->name, sizeof(x->name), "veth0");
 	x->have_txq = true;
-	x->txq_hist[13] = 50;
+	x->txq_hist[AT(13)] = 50;
 	x->xmit_packets = 50;
 	x->xmit_bytes = 50 * 1500;
 	x = net_snapshot_add_dev(&b);
@@ -120,8 +124,8 @@ static void test_tx_queue_and_namespaces(void **state)
 	snprintf(x->name, sizeof(x->name), "veth0");
 	snprintf(x->netns_name, sizeof(x->netns_name), "ns1");
 	x->have_txq = true;
-	x->txq_hist[13] = 150;                         /* 8-16 ms */
-	x->txq_hist[12] = 100;
+	x->txq_hist[AT(13)] = 150;                         /* 8-16 ms */
+	x->txq_hist[AT(12)] = 100;
 	x->xmit_packets = 250;
 	x->xmit_bytes = 250 * 1500;
 	x->have_link = true;                           /* read from now on */
@@ -164,7 +168,7 @@ static void test_ports(void **state)
 	port(&b, 22, DBT_NET_SERVER, 7, 2);            /* idle: left out */
 	x = port(&b, 5001, DBT_NET_SERVER, 0, 2);      /* reads only */
 	x->reads = 10;
-	x->rxq_hist[12] = 10;
+	x->rxq_hist[AT(12)] = 10;
 	b.stats.port_failed = 5;
 	a.stats.port_failed = 2;
 	assert_int_equal(net_interval_compute(&a, &b, NULL, &iv), 0);
@@ -241,10 +245,10 @@ static void test_port_in_a_new_slot_counts_from_zero(void **state)
 	assert_int_equal(iv.n_ports, 2);
 	assert_int_equal(iv.ports[0].port, 3306);
 	assert_int_equal(iv.ports[0].requests, 100);
-	assert_int_equal(iv.ports[0].resp_hist[5], 100);
+	assert_int_equal(iv.ports[0].resp_hist[AT(5)], 100);
 	assert_int_equal(iv.ports[1].port, 5432);
 	assert_int_equal(iv.ports[1].requests, 70);
-	assert_int_equal(iv.ports[1].rxq_hist[3], 70);
+	assert_int_equal(iv.ports[1].rxq_hist[AT(3)], 70);
 	net_interval_free(&iv);
 	net_snapshot_free(&a);
 	net_snapshot_free(&b);

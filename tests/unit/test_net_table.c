@@ -78,6 +78,15 @@ static void test_port_rows(void **state)
 	net_port_row(line, sizeof(line), &p, &loss);
 	assert_string_equal(line, "3306   client      1234       3072       4056      1234         6         -"
 				  "      42    0.3       0");
+	/* sampled under load (10 timed stand for 160): the response
+	 * percentiles are marked, the rx queue's (all timed) are not */
+	p.resp_hist[dbt_hist_bucket(3000000)] = 160;
+	p.resp_timed = 10;
+	p.rxq_hist[dbt_hist_bucket(6000)] = 5;
+	p.rxq_timed = 5;
+	net_port_row(line, sizeof(line), &p, NULL);
+	assert_string_equal(line, "3306   client      1234      3072~      4056~      1234         6         -"
+				  "       -      -       -");
 }
 
 static void test_sorting(void **state)

@@ -116,9 +116,9 @@ static void test_counters_are_sums(void **state)
 		c->vol = 100;
 		c->invol = 7;
 		c->runq_ns = 3000000;                              /* 3 ms */
-		c->runq_hist[0] = 5;                               /* [0, 2) µs */
-		c->runq_hist[10] = 2;                              /* [1024, 2048) µs */
-		c->runq_hist[DBT_HIST_SLOTS - 1] = 1;              /* open above */
+		c->runq_hist[dbt_hist_bucket(800)] = 5;            /* 0.8 µs */
+		c->runq_hist[dbt_hist_bucket(1500000)] = 2;        /* 1.5 ms */
+		c->runq_hist[DBT_HIST_BUCKETS - 1] = 1;            /* open above */
 		assert_int_equal(prom_totals_add(st, &w.iv), 0);
 	}
 	scrape(st, &s, &text);
@@ -128,16 +128,16 @@ static void test_counters_are_sums(void **state)
 	assert_true(near(value(&s, "dbtrace_class_cpu_seconds_total{pid=\"42\",comm=\"mysqld\",class=\"mysqld\"}"), 1.5));
 	assert_true(value(&s, "dbtrace_class_context_switches_total{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",kind=\"voluntary\"}") == 200);
 	assert_true(value(&s, "dbtrace_class_context_switches_total{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",kind=\"involuntary\"}") == 14);
-	/* cumulative buckets: le is the slot's upper edge */
-	assert_true(value(&s, "dbtrace_class_runqueue_delay_seconds_bucket{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",le=\"2e-06\"}") == 10);
-	assert_true(value(&s, "dbtrace_class_runqueue_delay_seconds_bucket{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",le=\"0.001024\"}") == 10);
-	assert_true(value(&s, "dbtrace_class_runqueue_delay_seconds_bucket{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",le=\"0.002048\"}") == 14);
-	assert_true(value(&s, "dbtrace_class_runqueue_delay_seconds_bucket{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",le=\"67.108864\"}") == 14);
+	/* cumulative buckets on the fixed 1-2-5 bounds */
+	assert_true(value(&s, "dbtrace_class_runqueue_delay_seconds_bucket{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",le=\"1e-06\"}") == 10);
+	assert_true(value(&s, "dbtrace_class_runqueue_delay_seconds_bucket{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",le=\"0.001\"}") == 10);
+	assert_true(value(&s, "dbtrace_class_runqueue_delay_seconds_bucket{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",le=\"0.002\"}") == 14);
+	assert_true(value(&s, "dbtrace_class_runqueue_delay_seconds_bucket{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",le=\"10\"}") == 14);
 	assert_true(value(&s, "dbtrace_class_runqueue_delay_seconds_bucket{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",le=\"+Inf\"}") == 16);
 	assert_true(value(&s, "dbtrace_class_runqueue_delay_seconds_count{pid=\"42\",comm=\"mysqld\",class=\"mysqld\"}") == 16);
 	assert_true(near(value(&s, "dbtrace_class_runqueue_delay_seconds_sum{pid=\"42\",comm=\"mysqld\",class=\"mysqld\"}"), 0.006));
-	/* 26 finite buckets + Inf + sum + count */
-	assert_int_equal(count_prefix(&s, "dbtrace_class_runqueue_delay_seconds"), 29);
+	/* 22 finite buckets + Inf + sum + count */
+	assert_int_equal(count_prefix(&s, "dbtrace_class_runqueue_delay_seconds"), 25);
 	/* the exporter itself */
 	assert_true(value(&s, "dbtrace_intervals_total") == 2);
 	assert_true(value(&s, "dbtrace_interval_seconds") == 0.5);
@@ -165,25 +165,26 @@ static void test_net_histograms(void **state)
 	w.ports[0].port = 3306;
 	w.ports[0].role = DBT_NET_SERVER;
 	w.ports[0].requests = 10;
-	w.ports[0].resp_hist[6] = 10;                  /* [64, 128) µs */
-	w.ports[0].rxq_hist[1] = 4;
+	w.ports[0].resp_hist[dbt_hist_bucket(96000)] = 10;  /* 96 µs */
+	w.ports[0].rxq_hist[dbt_hist_bucket(3000)] = 4;
 	w.ni.n_devs = 1;
 	snprintf(w.devs[0].name, sizeof(w.devs[0].name), "veth0");
 	snprintf(w.devs[0].netns_name, sizeof(w.devs[0].netns_name), "db");
 	w.devs[0].foreign = true;
 	w.devs[0].txq_samples = 3;
-	w.devs[0].txq_hist[13] = 3;                    /* [8192, 16384) µs */
+	w.devs[0].txq_hist[dbt_hist_bucket(12000000)] = 3;   /* 12 ms */
 	w.devs[0].tx_pps = NAN;
 	assert_int_equal(prom_totals_add(st, &w.iv), 0);
 	scrape(st, &s, &text);
-	assert_true(value(&s, "dbtrace_port_response_seconds_bucket{port=\"3306\",role=\"server\",le=\"6.4e-05\"}") == 0);
-	assert_true(value(&s, "dbtrace_port_response_seconds_bucket{port=\"3306\",role=\"server\",le=\"0.000128\"}") == 10);
+	assert_true(value(&s, "dbtrace_port_response_seconds_bucket{port=\"3306\",role=\"server\",le=\"5e-05\"}") == 0);
+	assert_true(value(&s, "dbtrace_port_response_seconds_bucket{port=\"3306\",role=\"server\",le=\"0.0001\"}") == 10);
 	assert_true(value(&s, "dbtrace_port_response_seconds_count{port=\"3306\",role=\"server\"}") == 10);
-	/* no sum in the kernel: the bucket midpoints, 96 µs each */
-	assert_true(near(value(&s, "dbtrace_port_response_seconds_sum{port=\"3306\",role=\"server\"}"), 10 * 96e-6));
+	/* no sum in the kernel: the fine bucket's midpoint, 96 µs each to 1/64 */
+	assert_true(fabs(value(&s, "dbtrace_port_response_seconds_sum{port=\"3306\",role=\"server\"}") - 10 * 96e-6) <
+		    10 * 96e-6 / 64);
 	assert_true(value(&s, "dbtrace_port_rx_queue_seconds_count{port=\"3306\",role=\"server\"}") == 4);
-	assert_true(value(&s, "dbtrace_device_tx_queue_seconds_bucket{device=\"veth0\",netns=\"db\",le=\"0.016384\"}") == 3);
-	assert_true(value(&s, "dbtrace_device_tx_queue_seconds_bucket{device=\"veth0\",netns=\"db\",le=\"0.008192\"}") == 0);
+	assert_true(value(&s, "dbtrace_device_tx_queue_seconds_bucket{device=\"veth0\",netns=\"db\",le=\"0.02\"}") == 3);
+	assert_true(value(&s, "dbtrace_device_tx_queue_seconds_bucket{device=\"veth0\",netns=\"db\",le=\"0.01\"}") == 0);
 	free(s.s);
 	free(text);
 	prom_totals_free(st);

@@ -21,7 +21,7 @@ static struct net_port_stats *add_port(struct world *w, uint16_t port, uint64_t 
 	p->port = port;
 	p->role = DBT_NET_SERVER;
 	p->requests = requests;
-	p->resp_hist[6] = requests;    /* [64, 128) µs */
+	p->resp_hist[dbt_hist_bucket(96000)] = requests;    /* 96 µs: le 100 µs, slot 6 */
 	return p;
 }
 
@@ -85,7 +85,7 @@ static void test_counters_are_sums(void **state)
 		sc->threads = 3 + k;
 		sc->runq_ns = 3000000;
 		sc->runq_hist[0] = 5;
-		sc->runq_hist[DBT_HIST_SLOTS - 1] = 1;
+		sc->runq_hist[DBT_HIST_BUCKETS - 1] = 1;
 		add_port(&w, 3306, 10);
 		w.iv.lost_events = 5 + (uint64_t)k;
 		assert_int_equal(prom_totals_add(t, &w.iv), 0);
@@ -103,12 +103,14 @@ static void test_counters_are_sums(void **state)
 	assert_true(near(c->oncpu_s, 1.5));
 	assert_true(c->vol == 200 && c->invol == 14);
 	assert_int_equal(c->threads, 4);                   /* a gauge: the latest */
-	assert_true(c->runq.slots[0] == 10 && c->runq.slots[DBT_HIST_SLOTS - 1] == 2);
+	assert_true(c->runq.slots[0] == 10 && c->runq.slots[PROM_LE_N] == 2);
 	assert_true(near(c->runq.sum_s, 0.006));           /* measured, not estimated */
-	/* no sum from the kernel: 96 µs, the slot's midpoint, per response */
+	/* no sum from the kernel: the fine bucket's midpoint per response */
 	assert_non_null(prom_totals_port(t, 0));
 	assert_true(prom_totals_port(t, 0)->resp.slots[6] == 20);
-	assert_true(near(prom_totals_port(t, 0)->resp.sum_s, 20 * 96e-6));
+	assert_true(near(prom_totals_port(t, 0)->resp.sum_s,
+			 20 * (double)(dbt_hist_low(dbt_hist_bucket(96000)) +
+				       dbt_hist_high(dbt_hist_bucket(96000))) / 2e9));
 	/* everything fitted: nothing in "other" */
 	assert_null(other_class(t));
 	assert_null(prom_totals_port(t, prom_totals_limit(t)));
@@ -304,9 +306,31 @@ static void test_families_off_add_nothing(void **state)
 	prom_totals_free(NULL);
 }
 
+/* The fixed bounds: 1-2-5 per decade, 1 µs to 10 s; a fine bucket goes
+ * where its midpoint lies, so each bound is right to one fine bucket. */
+static void test_le_folding(void **state)
+{
+	(void)state;
+	assert_true(prom_le_s[0] == 1e-6 && prom_le_s[PROM_LE_N - 1] == 10);
+	for (int i = 1; i < PROM_LE_N; i++)
+		assert_true(prom_le_s[i] > prom_le_s[i - 1]);
+	assert_int_equal(prom_le_slot(dbt_hist_bucket(0)), 0);
+	assert_int_equal(prom_le_slot(dbt_hist_bucket(990)), 0);
+	assert_int_equal(prom_le_slot(dbt_hist_bucket(1020)), 1);       /* [1008, 1024): above 1 µs */
+	assert_int_equal(prom_le_slot(dbt_hist_bucket(1990000)), 10);   /* 1.99 ms: le 2 ms */
+	assert_int_equal(prom_le_slot(dbt_hist_bucket(2100000)), 11);   /* le 5 ms */
+	assert_int_equal(prom_le_slot(dbt_hist_bucket(9000000000ull)), PROM_LE_N - 1);
+	assert_int_equal(prom_le_slot(dbt_hist_bucket(11000000000ull)), PROM_LE_N);
+	assert_int_equal(prom_le_slot(DBT_HIST_BUCKETS - 1), PROM_LE_N);
+	/* monotonic: a cumulative count never drops */
+	for (uint32_t b = 1; b < DBT_HIST_BUCKETS; b++)
+		assert_true(prom_le_slot(b) >= prom_le_slot(b - 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_le_folding),
 		cmocka_unit_test(test_counters_are_sums),
 		cmocka_unit_test(test_cpus_not_measured_have_no_totals),
 		cmocka_unit_test(test_top_n_folds_into_other),

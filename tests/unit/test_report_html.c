@@ -124,8 +124,25 @@ static void test_full_capture(void **state)
 	assert_non_null(strstr(html, "<td>tbf rate 20Mbit burst 100Kb limit 344.1Kb</td>"));
 	assert_non_null(strstr(html, "<figcaption>tx queue: dbtfxa@dbtfxA<br><small>258 samples;"));
 	assert_non_null(strstr(html, "data-total=\"258\""));
-	/* one bar per slot between the first and the last non-empty one */
-	assert_non_null(strstr(html, "<title>[65.5ms, 131ms): 46 (17.8%)</title>"));
+	/* the bars between the first and the last non-empty bucket hold
+	 * every sample, in at most 260 bars */
+	{
+		const char *fig = strstr(html, "<figcaption>tx queue: dbtfxa@dbtfxA"), *end, *at;
+		uint64_t sum = 0;
+		int bars = 0;
+
+		assert_non_null(fig);
+		end = strstr(fig, "</figure>");
+		for (at = strstr(fig, "<rect"); at && at < end; at = strstr(at + 1, "<rect")) {
+			const char *t = strstr(at, " µs: ");
+
+			assert_non_null(t);
+			sum += strtoull(t + strlen(" µs: "), NULL, 10);
+			bars++;
+		}
+		assert_int_equal(sum, 258);
+		assert_true(bars >= 8 && bars <= 260);
+	}
 	free(html);
 	capture_free(&c);
 }

@@ -28,10 +28,10 @@ static void window(struct net_interval *ni, uint64_t client_stalls, uint64_t ser
 						.resp_p99_us = 150 };
 	ni->ports[1] = (struct net_port_stats){ .port = 3306, .role = DBT_NET_CLIENT, .requests = 10000,
 						.resp_p99_us = 210000 };
-	ni->ports[1].resp_hist[7] = 4000;
-	ni->ports[1].resp_hist[8] = 5600;
+	ni->ports[1].resp_hist[dbt_hist_bucket(150000)] = 4000;      /* 150 µs */
+	ni->ports[1].resp_hist[dbt_hist_bucket(300000)] = 5600;
 	if (slow_group)
-		ni->ports[1].resp_hist[17] = 400;
+		ni->ports[1].resp_hist[dbt_hist_bucket(205000000)] = 400;   /* the 200 ms RTO */
 	ni->port_loss[1] = (struct net_port_loss){ .stalls = client_stalls, .rto_timer = client_stalls / 2,
 						   .tlp_probes = client_stalls - client_stalls / 2,
 						   .retrans = client_stalls, .stall_rto_ms = 204,

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "model/hist.h"
 #include "model/sched_model.h"
 
 #define NS 1000000000ull
@@ -79,8 +80,43 @@ static void test_sort_keeps_one_sample_per_thread(void **state)
 	sched_snapshot_free(&s);
 }
 
+static void runq(struct sched_snapshot *s, uint32_t pid, const char *comm, uint64_t born,
+		 uint32_t bucket, uint32_t count)
+{
+	struct sched_runq_sample *r = sched_snapshot_add_runq(s);
+
+	assert_non_null(r);
+	r->pid = pid;
+	snprintf(r->comm, sizeof(r->comm), "%s", comm);
+	r->born_ns = born;
+	r->buckets[bucket] = count;
+}
+
+/* Histograms of names no thread has any more are dropped and named. */
+static void test_prune_runq(void **state)
+{
+	struct sched_snapshot s;
+	struct dbt_sched_runq_key gone[4];
+
+	(void)state;
+	sched_snapshot_init(&s);
+	add(&s, 101, 100, "worker-1", NS, 1, 1);
+	runq(&s, 100, "worker-1", 1, 5, 1);
+	runq(&s, 100, "worker-2", 1, 5, 1);     /* renamed or exited */
+	runq(&s, 300, "worker-1", 1, 5, 1);     /* a process gone */
+	sched_snapshot_sort(&s);
+	assert_int_equal(sched_snapshot_prune_runq(&s, gone, 4), 2);
+	assert_int_equal(s.n_rq, 1);
+	assert_string_equal(s.rq[0].comm, "worker-1");
+	assert_int_equal(s.rq[0].pid, 100);
+	assert_true(gone[0].pid == 100 && !strcmp(gone[0].comm, "worker-2"));
+	assert_true(gone[1].pid == 300 && !strcmp(gone[1].comm, "worker-1"));
+	sched_snapshot_free(&s);
+}
+
 static void test_classes_rates_and_deltas(void **state)
 {
+	const uint32_t slow = dbt_hist_bucket(1500000);
 	struct sched_snapshot a, b;
 	struct dbt_sched_ival ival[6];
 	struct sched_interval iv;
@@ -99,9 +135,18 @@ static void test_classes_rates_and_deltas(void **state)
 	sched_snapshot_sort(&a);
 	sched_snapshot_sort(&b);
 	memset(ival, 0, sizeof(ival));
-	/* worker threads waited: 3 runs in [1024, 2048) µs and one exact max */
+	/* worker threads waited: 12 runs of 1.5 ms in the histograms per
+	 * (process, name), and one exact max */
+	runq(&a, 100, "worker-1", 1, slow, 5);
+	runq(&b, 100, "worker-1", 1, slow, 11);
+	runq(&a, 100, "worker-2", 7, slow, 0xfffffffeu);   /* u32 counters wrap */
+	runq(&b, 100, "worker-2", 7, slow, 4);
+	runq(&a, 100, "RpcIO", 1, slow, 50);               /* evicted, made anew: */
+	runq(&b, 100, "RpcIO", 2, slow, 0);                /* counts from zero */
+	runq(&b, 999, "gone", 1, slow, 9);                 /* no thread of it: nowhere */
+	sched_snapshot_sort(&a);
+	sched_snapshot_sort(&b);
 	for (int i = 1; i <= 4; i++) {
-		ival[i].runq_hist[10] = 3;
 		ival[i].runq_max_ns = 1900000;
 		ival[i].cpus[0] = 1ull << (i % 2);
 	}
@@ -121,7 +166,8 @@ static void test_classes_rates_and_deltas(void **state)
 	assert_true(fabs(w->oncpu_pct - 200.0) < 1e-9);
 	assert_true(fabs(w->vol_per_s - 4.0) < 1e-9);      /* 4 x 2 / 2 s */
 	assert_true(fabs(w->invol_per_s - 80.0) < 1e-9);   /* 4 x 40 / 2 s */
-	assert_true(w->runq_p50_us >= 1024 && w->runq_p50_us <= 2048);
+	assert_int_equal(hist_total(w->runq_hist, DBT_HIST_BUCKETS), 12);
+	assert_true(fabs(w->runq_p50_us - 1500.0) <= 1500.0 / 32);
 	assert_true(w->runq_p99_us <= 2000.0 + 1e-9);      /* never above the exact max */
 	assert_true(fabs(w->runq_max_us - 2000.0) < 1e-9);
 	assert_int_equal(w->cpus[0], 3);
@@ -316,6 +362,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sort_keeps_one_sample_per_thread),
+		cmocka_unit_test(test_prune_runq),
 		cmocka_unit_test(test_classes_rates_and_deltas),
 		cmocka_unit_test(test_filter_and_order),
 		cmocka_unit_test(test_overrides),
