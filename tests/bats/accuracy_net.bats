@@ -124,6 +124,20 @@ check_response() {   # pct
 		total="$(jq -r --argjson p "$PORT" "$JQ_HIST_TOTAL"' .net.ports[] | select(.port == $p and .role == "server") |
 			.response_hist | hist_total' "$SCRATCH/run.json")"
 		echo "$conn (port $PORT): server requests $req, histogram total $total"
+		# a fine histogram (schema /2) also says how many it timed and
+		# what its buckets add up to
+		local timed count
+		read -r timed count < <(jq -r --argjson p "$PORT" '.net.ports[] | select(.port == $p and .role == "server") |
+			.response_hist | objects | "\(.timed) \(.count)"' "$SCRATCH/run.json")
+		if [ -n "${count:-}" ]; then
+			echo "$conn: histogram says count $count, timed $timed"
+			check "$conn histogram count vs its buckets" "$count" "$total" 0
+			if [ "$conn" = burst ]; then
+				[ "$timed" -lt "$count" ] || { echo "burst: timed $timed = count $count: not sampled MISS"; MISSES=$((MISSES + 1)); }
+			else
+				check "paced: timed (every request)" "$timed" "$req" 0
+			fi
+		fi
 		check "$conn server requests" "$req" "$(load_field "$line" served)" 0
 		check "$conn client requests" "$(port_field client requests)" "$(load_field "$line" transactions)" 0
 		if [ "$conn" = burst ]; then

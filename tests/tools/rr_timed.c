@@ -29,20 +29,22 @@
  *   client_e2e_p50_us= client_e2e_p99_us=
  *   server_fast_p50_us= server_slow_p50_us= client_fast_p50_us=
  *   client_slow_p50_us= (the medians of each group, bimodal only)
- * Both threads stamp every request on CLOCK_MONOTONIC, and the times are
- * put together per request at the end. On loopback a request is readable
- * by the time the client's send returns (the receive path runs in that
- * send's softirq), and a reply by the time the server's send returns. So
- * the server's time runs from the client's send returning to the start of
- * the server's reply send (readable to reply, what the server spent,
- * its wake-up included), and the client's from the
- * start of its send to the server's reply send returning (request to reply
- * readable). client_e2e is what the client itself saw: its send's start to
- * its receive's end. Percentiles are nearest rank over every request (no
+ * Each request is timed between instants the kernel itself stamped: both
+ * sockets ask for software receive timestamps (SO_TIMESTAMPING), the
+ * instant each request or reply entered the receive path, a few µs before
+ * the socket had it readable. The server's time runs from its request's
+ * receive timestamp to the start of its reply's send (readable to reply:
+ * what the server spent, its wake-up included); the client's from the
+ * start of its request's send to the reply's receive timestamp (request
+ * to reply readable). Both on CLOCK_REALTIME, the timestamps' clock.
+ * client_e2e is what the client itself saw: its send's start to its
+ * receive's end. Percentiles are nearest rank over every request (no
  * histogram).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <linux/errqueue.h>
+#include <linux/net_tstamp.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -78,6 +80,15 @@ static long now_ns(void)
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
+/* CLOCK_REALTIME: the clock of the kernel's receive timestamps. */
+static long now_rt_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
 static void stamp(struct stamps *t, long ns)
 {
 	if (t->n == t->cap) {
@@ -96,18 +107,45 @@ static int is_slow(const struct opts *o, long i)
 	return o->slow_pct && (i + 1) * o->slow_pct / 100 != i * o->slow_pct / 100;
 }
 
-/* Receives n bytes. 0: done; -1: closed or failed. */
-static int recv_all(int fd, char *buf, size_t n)
+/* Asks the kernel to stamp what fd receives (software timestamps). */
+static void rx_stamps_on(int fd)
+{
+	int v = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &v, sizeof(v)))
+		die("SO_TIMESTAMPING");
+}
+
+/* Receives n bytes; *rx_ns: the receive timestamp (CLOCK_REALTIME ns) of
+ * the data that completed them. 0: done; -1: closed or failed. */
+static int recv_all(int fd, char *buf, size_t n, long *rx_ns)
 {
 	size_t done = 0;
 
+	*rx_ns = 0;
 	while (done < n) {
-		ssize_t r = recv(fd, buf + done, n - done, 0);
+		char ctl[256];
+		struct iovec iov = { buf + done, n - done };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
+				    .msg_controllen = sizeof(ctl) };
+		ssize_t r = recvmsg(fd, &m, 0);
+
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			return -1;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPING) {
+				struct scm_timestamping t;
+
+				memcpy(&t, CMSG_DATA(c), sizeof(t));
+				*rx_ns = t.ts[0].tv_sec * 1000000000L + t.ts[0].tv_nsec;
+			}
 		done += (size_t)r;
+	}
+	if (!*rx_ns) {
+		fprintf(stderr, "rr_timed: no receive timestamp from the kernel\n");
+		exit(1);
 	}
 	return 0;
 }
@@ -171,7 +209,7 @@ static double pct_us(const struct opts *o, const long *begin, const long *end, l
 struct server {
 	int listen_fd;
 	const struct opts *o;
-	struct stamps reply, replied;   /* its send's start and return */
+	struct stamps rx, reply;   /* its request's receive timestamp, its reply's send start */
 };
 
 static void *serve(void *arg)
@@ -184,12 +222,17 @@ static void *serve(void *arg)
 	fd = accept(s->listen_fd, NULL, NULL);
 	if (fd < 0)
 		die("accept");
-	for (long i = 0; !recv_all(fd, buf, sizeof(buf)); i++) {
+	rx_stamps_on(fd);
+	for (long i = 0;; i++) {
+		long rx;
+
+		if (recv_all(fd, buf, sizeof(buf), &rx))
+			break;
 		busy_wait_ns((is_slow(s->o, i) ? s->o->slow_us : s->o->fast_us) * 1000);
-		stamp(&s->reply, now_ns());
+		stamp(&s->rx, rx);
+		stamp(&s->reply, now_rt_ns());
 		if (send_all(fd, buf, sizeof(buf)))
 			break;
-		stamp(&s->replied, now_ns());
 	}
 	close(fd);
 	return NULL;
@@ -202,7 +245,7 @@ struct conn {
 	pthread_t th;
 	int fd;
 	long gap_us;
-	struct stamps start, sent, done;
+	struct stamps start, rx, start_mono, done_mono;   /* the client's */
 };
 
 static void conn_open(struct conn *c, const struct opts *o, long gap_us)
@@ -211,6 +254,9 @@ static void conn_open(struct conn *c, const struct opts *o, long gap_us)
 	inet_pton(AF_INET, "127.0.0.1", &c->sa.sin_addr);
 	c->s.o = o;
 	c->s.listen_fd = tcp_listen_announce(&c->sa, 1);
+	/* on the listener too: the accepted socket inherits it, so the
+	 * first request, which may arrive before accept returns, is stamped */
+	rx_stamps_on(c->s.listen_fd);
 	c->gap_us = gap_us;
 	pthread_create(&c->th, NULL, serve, &c->s);
 }
@@ -220,41 +266,43 @@ static void conn_request(struct conn *c)
 {
 	char buf[MSG_BYTES] = { 0 };
 
-	stamp(&c->start, now_ns());
+	long rx;
+
+	stamp(&c->start_mono, now_ns());
+	stamp(&c->start, now_rt_ns());
 	if (send_all(c->fd, buf, sizeof(buf)))
 		die("client send");
-	stamp(&c->sent, now_ns());
-	if (recv_all(c->fd, buf, sizeof(buf)))
+	if (recv_all(c->fd, buf, sizeof(buf), &rx))
 		die("client recv");
-	stamp(&c->done, now_ns());
+	stamp(&c->done_mono, now_ns());
+	stamp(&c->rx, rx);
 	if (c->gap_us)
 		sleep_us(c->gap_us);
 }
 
 static void conn_report(struct conn *c, const struct opts *o, const char *name)
 {
-	const long *sent = c->sent.ns, *start = c->start.ns, *reply = c->s.reply.ns,
-		   *replied = c->s.replied.ns;
+	const long *start = c->start.ns, *rx = c->rx.ns, *srx = c->s.rx.ns, *reply = c->s.reply.ns,
+		   *m0 = c->start_mono.ns, *m1 = c->done_mono.ns;
 	long n;
 
 	shutdown(c->fd, SHUT_WR);
 	pthread_join(c->th, NULL);
 	close(c->fd);
 	/* every request the client finished has both sides' stamps */
-	n = c->done.n < c->s.replied.n ? c->done.n : c->s.replied.n;
+	n = c->rx.n < c->s.reply.n ? c->rx.n : c->s.reply.n;
 	if (name)
 		printf("conn=%s ", name);
 	printf("transactions=%ld served=%ld port=%d server_p50_us=%.1f server_p99_us=%.1f "
 	       "client_p50_us=%.1f client_p99_us=%.1f client_e2e_p50_us=%.1f client_e2e_p99_us=%.1f",
-	       c->done.n, c->s.replied.n, ntohs(c->sa.sin_port), pct_us(o, sent, reply, n, -1, 50),
-	       pct_us(o, sent, reply, n, -1, 99), pct_us(o, start, replied, n, -1, 50),
-	       pct_us(o, start, replied, n, -1, 99), pct_us(o, start, c->done.ns, n, -1, 50),
-	       pct_us(o, start, c->done.ns, n, -1, 99));
+	       c->rx.n, c->s.reply.n, ntohs(c->sa.sin_port), pct_us(o, srx, reply, n, -1, 50),
+	       pct_us(o, srx, reply, n, -1, 99), pct_us(o, start, rx, n, -1, 50),
+	       pct_us(o, start, rx, n, -1, 99), pct_us(o, m0, m1, n, -1, 50), pct_us(o, m0, m1, n, -1, 99));
 	if (o->slow_pct)
 		printf(" server_fast_p50_us=%.1f server_slow_p50_us=%.1f client_fast_p50_us=%.1f "
 		       "client_slow_p50_us=%.1f",
-		       pct_us(o, sent, reply, n, 0, 50), pct_us(o, sent, reply, n, 1, 50),
-		       pct_us(o, start, replied, n, 0, 50), pct_us(o, start, replied, n, 1, 50));
+		       pct_us(o, srx, reply, n, 0, 50), pct_us(o, srx, reply, n, 1, 50),
+		       pct_us(o, start, rx, n, 0, 50), pct_us(o, start, rx, n, 1, 50));
 	printf("\n");
 }
 
@@ -297,8 +345,10 @@ int main(int argc, char **argv)
 	for (int k = 0; k < nconn; k++)
 		conn_open(&conns[k], &o, k == 0 ? o.gap_us : 0);
 	pin(o.client_cpu);
-	for (int k = 0; k < nconn; k++)
+	for (int k = 0; k < nconn; k++) {
 		conns[k].fd = tcp_connect_nodelay(&conns[k].sa);
+		rx_stamps_on(conns[k].fd);
+	}
 	t_end = now_ns() + (long)(o.seconds * 1e9);
 	for (int k = 0; now_ns() < t_end; k = (k + 1) % nconn) {
 		long phase_end;

@@ -39,13 +39,11 @@ load_field() {
 }
 
 # The jq definition of a histogram's total count, whatever form the
-# capture keeps it in: an array of counts per slot (schema 1: log2 µs
-# slots), or the sparse form (bucket lower bounds and counts: an array of
-# [low, count] pairs or of objects with a count).
+# capture keeps it in: an array of counts per log2 µs slot (schema /1), or
+# a fine histogram (schema /2: an object whose "buckets" are [lower bound
+# in ns, count] pairs). The sum of the buckets, not the object's own
+# "count", so that the two are checked against each other elsewhere.
 JQ_HIST_TOTAL='def hist_total: if . == null then 0
-	elif type == "array" then
-		map(if type == "number" then . elif type == "array" then .[1]
-		    elif type == "object" then (.count // .n // 0) else 0 end) | add // 0
-	elif type == "object" then
-		(if has("counts") then (.counts | add // 0) else ([.[] | numbers] | add // 0) end)
+	elif type == "array" then (map(numbers) | add // 0)
+	elif type == "object" then ([.buckets[]?[1]] | add // 0)
 	else 0 end;'
