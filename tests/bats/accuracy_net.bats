@@ -182,7 +182,7 @@ udp_flood() {
 import socket, sys, time
 addr, mbit, secs = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-buf, per_ms = b"x" * 1000, mbit * 1e6 / 8 / 1000 / 1000
+per_ms = mbit * 1e6 / 8 / 1000 / 1000
 t0 = time.monotonic(); sent = 0
 while True:
     t = time.monotonic() - t0
@@ -190,7 +190,8 @@ while True:
         break
     while sent < t * 1000 * per_ms:
         try:
-            s.sendto(buf, (addr, 9))
+            # the send time leads the datagram: udp_one_way reads it
+            s.sendto(b"%d " % time.time_ns() + b"x" * 980, (addr, 9))
         except OSError:
             pass
         sent += 1
@@ -202,7 +203,8 @@ print("sent=%d" % sent)' "$2" "$3" "$4"
 # file $SCRATCH/flooding exists.
 tx_backlog() {
 	while [ -e "$SCRATCH/flooding" ]; do
-		tc -n "$1" -s qdisc show dev "$2" | sed -n 's/.*backlog \([0-9]*\)b .*/\1/p' | head -1
+		# the largest: a 6.1 kernel shows it on tbf's inner bfifo
+		tc -n "$1" -s qdisc show dev "$2" | sed -n 's/.*backlog \([0-9]*\)b .*/\1/p' | sort -n | tail -1
 		sleep 0.05
 	done
 }
@@ -212,8 +214,10 @@ tx_backlog() {
 # backlog x 8 / rate, with the backlog from tc -s (sampled every 50 ms
 # while the flood runs). 15%: the backlog moves by a packet or two as
 # tbf's tokens come in, and tc's samples are not the packets' own instants.
-# bats test_tags=vm
+# Host only: under qemu TCG one host thread runs every vCPU, and each tc
+# run stalls the flood long enough for the queue to drain.
 @test "tx queue accuracy: p50 behind a full tbf queue within 15% of backlog / rate" {
+	skip_in_vm "the flood cannot keep the queue full while tc samples it"
 	netns_pair_create 10.231.0
 	local rate_mbit=20
 	tc -n "$NSA" qdisc add dev "$VA" root tbf rate ${rate_mbit}mbit burst 10kb limit 60kb
@@ -236,6 +240,35 @@ tx_backlog() {
 	no_misses
 }
 
+# udp_one_way NS ADDR SECONDS: receives udp_flood's datagrams on ADDR:9 in
+# namespace NS for SECONDS and prints "one_way_p50_us=X packets=N": from
+# the send time a datagram carries to the kernel's receive timestamp
+# (SO_TIMESTAMPNS, CLOCK_REALTIME like time.time_ns()). Prints
+# "listening" once bound.
+udp_one_way() {
+	ip netns exec "$1" python3 -c '
+import socket, sys, time
+addr, secs = sys.argv[1], float(sys.argv[2])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+TSNS = getattr(socket, "SO_TIMESTAMPNS", 35)   # Python 3.11 lacks the name
+s.setsockopt(socket.SOL_SOCKET, TSNS, 1)
+s.bind((addr, 9))
+s.settimeout(0.5)
+print("listening", flush=True)
+d, end = [], time.monotonic() + secs
+while time.monotonic() < end:
+    try:
+        data, anc, _, _ = s.recvmsg(2048, 64)
+    except socket.timeout:
+        continue
+    for lvl, typ, val in anc:
+        if lvl == socket.SOL_SOCKET and typ == TSNS:
+            sec, nsec = int.from_bytes(val[:8], "little"), int.from_bytes(val[8:16], "little")
+            d.append((sec * 10**9 + nsec - int(data.split()[0])) / 1000)
+d.sort()
+print("one_way_p50_us=%.1f packets=%d" % (d[(len(d) + 1) // 2 - 1] if d else -1, len(d)))' "$2" "$3"
+}
+
 # netem holds every packet for its delay: the tx queue p50 is that delay.
 # sch_netem loads in the VM rings (scripts/vmtest.sh), not on every host.
 # 5% of 1000 us: netem releases packets from an hrtimer, tens of us late
@@ -245,13 +278,36 @@ tx_backlog() {
 	netns_pair_create 10.231.0
 	run tc -n "$NSA" qdisc add dev "$VA" root netem delay 1ms
 	[ "$status" -eq 0 ] || skip "sch_netem does not load here: tc said: $output"
-	# light: 200 packets a second, a queue that never builds
+	# light: 200 packets a second, a queue that never builds; the
+	# receiver times each one's trip, the netem hold and the little
+	# around it (under qemu TCG netem's timer fires late: the trip
+	# shows that too, so dbtrace is held to the trip as well as to 1 ms)
+	udp_one_way "$NSB" 10.231.0.2 $((LIMIT + 12)) >"$SCRATCH/oneway" &
+	PIDS+=($!)
+	wait_for_text "$SCRATCH/oneway" listening
 	capture_around "$SCRATCH/run.json" 5 bash -c "$(declare -f udp_flood); udp_flood $NSA 10.231.0.2 1.6 3"
 	"$VALIDATE" "$SCRATCH/run.json"
+	wait "${PIDS[-1]}"
+	cat "$SCRATCH/oneway"
 	local got
 	got="$(jq -r --arg d "$VA" --arg n "$NSA" '.net.devices[] | select(.name == $d and .netns == $n) | .txq_p50_us' "$SCRATCH/run.json")"
 	echo "$VA: $(jq -r --arg d "$VA" --arg n "$NSA" '.net.devices[] | select(.name == $d and .netns == $n) | "\(.qdisc): \(.txq_packets) packets, p99 \(.txq_p99_us) us"' "$SCRATCH/run.json")"
-	check "tx queue p50 (us) behind netem delay 1ms" "$got" 1000 5
+	local trip
+	trip="$(load_field "$SCRATCH/oneway" one_way_p50_us)"
+	if [ "${DBTRACE_VM:-0}" != 1 ]; then
+		# at host speed the hold is the delay, and the trip barely more
+		check "tx queue p50 (us) behind netem delay 1ms" "$got" 1000 5
+		check "tx queue p50 (us) vs the packets' own trip (receive timestamp - send time)" "$got" "$trip" 5
+	else
+		# under qemu TCG netem's timer fires late and the sender's own
+		# path to the qdisc takes hundreds of us: the hold lies between
+		# the configured 1 ms and the whole trip
+		echo "tx queue p50: dbtrace $got us, between netem's 1000 us and the trip's $trip us (3% / 5% margins)?"
+		awk -v g="$got" -v t="$trip" 'BEGIN { exit !(g >= 970 && g <= t * 1.05) }' || {
+			echo "MISS"
+			MISSES=$((MISSES + 1))
+		}
+	fi
 	local f
 	f="$(jq -c --arg c "$VA@$NSA" '[.findings[] | select(.id == "tx_queueing" and .class == $c)][0]' "$SCRATCH/run.json")"
 	echo "tx_queueing: $f"
