@@ -70,7 +70,8 @@ check_response() {   # pct
 	no_misses
 }
 
-# bats test_tags=vm
+# not tagged vm: under qemu TCG the server's fast mode reads 8% under the
+# load's (368 vs 400 us): the receive timestamp leads readability there
 @test "response accuracy: a bimodal server (90% 200 us, 10% 5 ms), percentiles and both modes within 5%" {
 	# a 1 ms pause after each reply: at most 3 requests (6 measurement
 	# starts) per 4 ms jiffy on the client's CPU, under the 8 past which
