@@ -17,7 +17,7 @@ PACKAGES=(
 	# make fuzz and fuzz-smoke (part of make test): libFuzzer and the
 	# sanitizers' runtimes for clang
 	libclang-rt-dev
-	# benchmark anchors
+	# benchmark anchors, and the accuracy tests' references (softirqs, runqlat)
 	libbpf-tools
 )
 

@@ -240,6 +240,8 @@ guest_pkgs=(
 	bash dash coreutils util-linux mount procps iproute2 grep sed mawk
 	findutils diffutils gzip tar hostname psmisc kmod
 	bats jq bpftool
+	# the accuracy tests' independent references: softirqs, runqlat
+	libbpf-tools
 	python3 python3-minimal "python$pyver" "python$pyver-minimal"
 	"libpython$pyver-minimal" "libpython$pyver-stdlib"
 	python3-jsonschema python3-attr python3-pyrsistent

@@ -6,7 +6,8 @@
  * usage: thread_pool [-n WORKERS] [-d SECONDS] [-c CPULIST]
  * Prints its pid, runs for SECONDS, then prints what the kernel counted for
  * its threads, per thread name, read from /proc/self/task just before they
- * stop: "count NAME threads=N vol=N invol=N cpu_ticks=N". Tests compare a
+ * stop: "count NAME threads=N vol=N invol=N cpu_ticks=N run_delay_ns=N"
+ * (run_delay: schedstat's run-queue wait). Tests compare a
  * tracer that watched the whole life of the process against that. The
  * busy workers are parked (asleep on a barrier) while they are counted,
  * so all they do after it is wake up and exit: one switch each. (Left
@@ -80,9 +81,10 @@ static int bind_cpus(const char *list)
 struct tally {
 	char name[16];
 	long threads, vol, invol, ticks;
+	long long run_delay_ns;
 };
 
-/* Sums /proc/self/task/TID/{status,stat} per thread name. */
+/* Sums /proc/self/task/TID/{status,stat,schedstat} per thread name. */
 static int count_threads(struct tally *t, int max)
 {
 	char path[128], line[256], comm[32];
@@ -95,6 +97,7 @@ static int count_threads(struct tally *t, int max)
 	while (d && (e = readdir(d))) {
 		int tid = atoi(e->d_name);
 		long vol = 0, invol = 0, ut = 0, st = 0;
+		long long rd = 0;
 		FILE *f;
 		int k;
 
@@ -119,6 +122,14 @@ static int count_threads(struct tally *t, int max)
 				ut = st = 0;
 			fclose(f);
 		}
+		/* schedstat: on-CPU ns, run-queue wait ns (run_delay), runs */
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", getpid(), tid);
+		f = fopen(path, "r");
+		if (f) {
+			if (fscanf(f, "%*u %lld", &rd) != 1)
+				rd = 0;
+			fclose(f);
+		}
 		for (k = 0; k < n && strcmp(t[k].name, comm); k++)
 			;
 		if (k == n) {
@@ -132,6 +143,7 @@ static int count_threads(struct tally *t, int max)
 		t[k].vol += vol;
 		t[k].invol += invol;
 		t[k].ticks += ut + st;
+		t[k].run_delay_ns += rd;
 	}
 	if (d)
 		closedir(d);
@@ -197,8 +209,8 @@ int main(int argc, char **argv)
 		int k = count_threads(t, 8);
 
 		for (int i = 0; i < k; i++)
-			printf("count %s threads=%ld vol=%ld invol=%ld cpu_ticks=%ld\n", t[i].name,
-			       t[i].threads, t[i].vol, t[i].invol, t[i].ticks);
+			printf("count %s threads=%ld vol=%ld invol=%ld cpu_ticks=%ld run_delay_ns=%lld\n",
+			       t[i].name, t[i].threads, t[i].vol, t[i].invol, t[i].ticks, t[i].run_delay_ns);
 		fflush(stdout);
 	}
 	atomic_store(&stop, 1);

@@ -1,0 +1,132 @@
+#!/usr/bin/env bats
+# Accuracy of the softirq family's time shares against sources that are
+# not dbtrace: the kernel's own softirq time per CPU (/proc/stat, in
+# USER_HZ ticks) and libbpf-tools `softirqs` (its own BPF programs, time
+# per vector over all CPUs), run over the same window on the same load.
+
+load helpers/common
+load helpers/accuracy
+
+# Slower under qemu TCG: dbtrace and libbpf-tools need longer to load there.
+LIMIT=10
+[ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
+
+setup() {
+	make_scratch
+	MISSES=0
+}
+
+teardown() {
+	[ -n "${SIRQ_PID:-}" ] && kill "$SIRQ_PID" 2>/dev/null
+	teardown_scratch
+}
+
+# Prints "cpu softirq_ticks" per CPU from /proc/stat (the 7th value).
+proc_stat_softirq() {
+	awk '/^cpu[0-9]+ / { print substr($1, 4), $8 }' /proc/stat
+}
+
+# softirq_window SECONDS [softirqs]: a capture of SECONDS into
+# $SCRATCH/run.json with a loopback request/response load on $LOAD_CPU
+# inside it (its NET_RX runs there, some 30% of the CPU), /proc/stat and
+# /proc/softirqs read as dbtrace's window opens (its message) and closes
+# (it exits): in $SCRATCH/{stat,rx}.{before,after}. With "softirqs",
+# libbpf-tools softirqs runs around all of it and prints its sums, when
+# interrupted, into $SCRATCH/softirqs.
+softirq_window() {
+	local secs="$1"
+	if [ "${2:-}" = softirqs ]; then
+		# SIGINT, which a background command of a script ignores unless
+		# given back; line-buffered, so "Tracing" shows before the load
+		env --default-signal=INT stdbuf -oL softirqs -N 999 1 >"$SCRATCH/softirqs" 2>&1 &
+		SIRQ_PID=$!
+		wait_for_text "$SCRATCH/softirqs" "Tracing" "$LIMIT"
+	fi
+	start_bg "$SCRATCH/err" "$DBTRACE" capture -d "$secs" -i 1 -o "$SCRATCH/run.json"
+	wait_for_text "$SCRATCH/err" "capturing to" "$LIMIT"
+	proc_stat_softirq >"$SCRATCH/stat.before"
+	proc_net_rx >"$SCRATCH/rx.before"
+	sleep 0.3
+	"$TOOLS/tcp_rr" -d "$((secs - 2))" -c "$LOAD_CPU" -S "$LOAD_CPU"
+	wait "$BG_PID"; BG_PID=
+	proc_stat_softirq >"$SCRATCH/stat.after"
+	proc_net_rx >"$SCRATCH/rx.after"
+	if [ -n "${SIRQ_PID:-}" ]; then
+		kill -INT "$SIRQ_PID"
+		wait "$SIRQ_PID"; SIRQ_PID=
+		cat "$SCRATCH/softirqs"
+	fi
+	"$VALIDATE" "$SCRATCH/run.json"
+}
+
+# delta NAME CPU: the growth of CPU's value between $SCRATCH/NAME.before
+# and .after ("cpu value" lines)
+delta() {
+	join "$SCRATCH/$1.before" "$SCRATCH/$1.after" | awk -v c="$2" '$1 == c { print $3 - $2 }'
+}
+
+# dbtrace alone: a second tracer on the same tracepoints puts its own
+# programs' run time inside each softirq run but outside dbtrace's timed
+# part (and dbtrace's outside its), time /proc/stat counts: with runs of
+# 2-3 us here, 10% and more.
+# not tagged vm yet: not run through the 6.1 TCG guest since getconf
+# (absent there) was replaced
+@test "softirq time: per-CPU totals within 10% of /proc/stat, NET_RX runs equal to /proc/softirqs" {
+	local hz cpu ticks got want
+	hz="$(getconf CLK_TCK 2>/dev/null || echo 100)"   # USER_HZ; the VM guest has no getconf
+	softirq_window 12
+	local dur
+	dur="$(jq .duration_s "$SCRATCH/run.json")"
+	# per CPU: dbtrace's share x the window against the kernel's ticks.
+	# A kernel without IRQ_TIME_ACCOUNTING (this host's) counts softirq
+	# time by what each tick interrupted: 10 s at 30% of HZ=250 is ~750
+	# such samples, +-3% (1 sigma), so 10% is over 3 sigma (and on an idle NOHZ CPU
+	# no tick runs to count: a quiet CPU is not a fair comparison). A
+	# CPU with under 50 USER_HZ ticks (0.5 s) is held to 5 ticks instead.
+	for cpu in "${CPUS[@]}"; do
+		ticks="$(delta stat "$cpu")"
+		got="$(jq -r --argjson c "$cpu" --argjson d "$dur" --argjson hz "$hz" \
+			'.cpus[] | select(.cpu == $c) | .softirq_pct.total * $d / 100 * $hz * 10 | round / 10' "$SCRATCH/run.json")"
+		if [ "${ticks:-0}" -ge 50 ]; then
+			check "CPU $cpu softirq time (ticks of 1/$hz s) vs /proc/stat" "$got" "$ticks" 10
+		else
+			echo "CPU $cpu softirq time: dbtrace $got ticks, /proc/stat $ticks ticks (allowed 5 ticks)"
+			awk -v a="$got" -v b="$ticks" 'BEGIN { d = a - b; exit !(d <= 5 && d >= -5) }' || MISSES=$((MISSES + 1))
+		fi
+	done
+	# per CPU, NET_RX runs against /proc/softirqs (the kernel's count,
+	# exact in dbtrace even when the time is sampled); 2%: a quiet CPU's
+	# few runs between the message and the reads
+	for cpu in "${CPUS[@]}"; do
+		want="$(delta rx "$cpu")"
+		got="$(jq -r --argjson c "$cpu" '.cpus[] | select(.cpu == $c) | .softirq_entries.net_rx' "$SCRATCH/run.json")"
+		if [ "${want:-0}" -ge 1000 ]; then
+			check "CPU $cpu NET_RX runs vs /proc/softirqs" "$got" "$want" 2
+		else
+			echo "CPU $cpu NET_RX runs: dbtrace $got, /proc/softirqs $want (a quiet CPU: not compared)"
+		fi
+	done
+	no_misses
+}
+
+# Both tracers over the same load, softirqs' window around dbtrace's: it
+# is longer by dbtrace's start-up, on a machine otherwise quiet, which
+# adds a few ms of timer and RCU softirq to its total.
+# not tagged vm yet: in the 6.1 TCG guest a vector's softirq_pct came out
+# null (jq could not multiply it)
+@test "softirq time: NET_RX and all vectors within 10% of libbpf-tools softirqs over the same window" {
+	command -v softirqs >/dev/null || skip "libbpf-tools' softirqs is not installed (scripts/setup.sh --test)"
+	softirq_window 8 softirqs
+	local dur vec got want
+	dur="$(jq .duration_s "$SCRATCH/run.json")"
+	for vec in net_rx total; do
+		got="$(jq -r --arg v "$vec" --argjson d "$dur" '[.cpus[].softirq_pct[$v]] | add * $d / 100 * 1e9 | round' "$SCRATCH/run.json")"
+		if [ "$vec" = total ]; then
+			want="$(awk '$1 != "SOFTIRQ" && $2 ~ /^[0-9.e+]+$/ { n += $2 } END { printf "%d", n }' "$SCRATCH/softirqs")"
+		else
+			want="$(awk -v v="$vec" '$1 == v { n = $2 } END { printf "%d", n }' "$SCRATCH/softirqs")"
+		fi
+		check "$vec time over all CPUs (ns) vs softirqs" "$got" "$want" 10
+	done
+	no_misses
+}

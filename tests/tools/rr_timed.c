@@ -1,0 +1,373 @@
+/* Request/response load that is its own ground truth for response-time
+ * percentiles: a server thread and a client thread in one process, each
+ * pinned to its CPU, one loopback TCP connection, and every request timed
+ * by both sides on CLOCK_MONOTONIC.
+ *
+ * The server's service time is exact: it busy-waits on the clock (a
+ * nanosleep overshoots by its timer slack and the wake-up, tens of µs).
+ * Requests and replies are timed between instants on the wire, not from
+ * the moment a thread woke up with them (see below), so the load's own
+ * timing and a tracer's (readable to send, send to readable) measure the
+ * same interval, wake-ups and preemption included.
+ *
+ * usage: rr_timed [-d SECONDS] [-c CLIENT_CPU] [-S SERVER_CPU]
+ *                 [-H HOLD_US | -B FAST_US,SLOW_US,SLOW_PCT] [-g GAP_US]
+ *                 [-n MAX_REQUESTS]
+ *   -H   every request takes HOLD_US
+ *   -B   SLOW_PCT% of the requests (evenly spread: request i is slow when
+ *        i*SLOW_PCT/100 steps up) take SLOW_US, the others FAST_US
+ *   -g   the client sleeps GAP_US between a reply and its next request
+ *        (a slow-paced client: fewer requests per jiffy)
+ *   -A   two connections (two ports), the same request mix on both, taken
+ *        in turns of PHASE_MS: one back to back, the other with -g's
+ *        pause after each reply. Both see the same machine (whatever else
+ *        runs on it, in turns of PHASE_MS), at two request rates.
+ * Prints "listening port=P" once bound (-A: twice), then one line per
+ * connection (-A: "conn=paced" or "conn=burst" first):
+ *   transactions=N served=N port=P
+ *   server_p50_us= server_p99_us= client_p50_us= client_p99_us=
+ *   client_e2e_p50_us= client_e2e_p99_us=
+ *   server_fast_p50_us= server_slow_p50_us= client_fast_p50_us=
+ *   client_slow_p50_us= (the medians of each group, bimodal only)
+ * Each request is timed between instants the kernel itself stamped: both
+ * sockets ask for software receive timestamps (SO_TIMESTAMPING), the
+ * instant each request or reply entered the receive path, a few µs before
+ * the socket had it readable. The server's time runs from its request's
+ * receive timestamp to the start of its reply's send (readable to reply:
+ * what the server spent, its wake-up included); the client's from the
+ * start of its request's send to the reply's receive timestamp (request
+ * to reply readable). Both on CLOCK_REALTIME, the timestamps' clock.
+ * client_e2e is what the client itself saw: its send's start to its
+ * receive's end. Percentiles are nearest rank over every request (no
+ * histogram).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <linux/errqueue.h>
+#include <linux/net_tstamp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include "tool_util.h"
+
+#define MSG_BYTES 64
+
+struct opts {
+	double seconds;
+	int client_cpu, server_cpu;
+	long fast_us, slow_us, slow_pct;   /* -H: slow_pct 0 */
+	long gap_us;
+	long max_requests;
+};
+
+/* A growing array of per-request stamps or times, ns. */
+struct stamps {
+	long *ns;
+	long n, cap;
+};
+
+static long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* CLOCK_REALTIME: the clock of the kernel's receive timestamps. */
+static long now_rt_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+static void stamp(struct stamps *t, long ns)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 4096;
+		t->ns = realloc(t->ns, (size_t)t->cap * sizeof(*t->ns));
+		if (!t->ns)
+			die("realloc");
+	}
+	t->ns[t->n++] = ns;
+}
+
+/* Whether request i (from 0) is a slow one: spread evenly, exactly
+ * slow_pct of every 100. */
+static int is_slow(const struct opts *o, long i)
+{
+	return o->slow_pct && (i + 1) * o->slow_pct / 100 != i * o->slow_pct / 100;
+}
+
+/* Asks the kernel to stamp what fd receives (software timestamps). */
+static void rx_stamps_on(int fd)
+{
+	int v = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &v, sizeof(v)))
+		die("SO_TIMESTAMPING");
+}
+
+/* Receives n bytes; *rx_ns: the receive timestamp (CLOCK_REALTIME ns) of
+ * the data that completed them. 0: done; -1: closed or failed. */
+static int recv_all(int fd, char *buf, size_t n, long *rx_ns)
+{
+	size_t done = 0;
+
+	*rx_ns = 0;
+	while (done < n) {
+		char ctl[256];
+		struct iovec iov = { buf + done, n - done };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
+				    .msg_controllen = sizeof(ctl) };
+		ssize_t r = recvmsg(fd, &m, 0);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPING) {
+				struct scm_timestamping t;
+
+				memcpy(&t, CMSG_DATA(c), sizeof(t));
+				*rx_ns = t.ts[0].tv_sec * 1000000000L + t.ts[0].tv_nsec;
+			}
+		done += (size_t)r;
+	}
+	if (!*rx_ns) {
+		fprintf(stderr, "rr_timed: no receive timestamp from the kernel\n");
+		exit(1);
+	}
+	return 0;
+}
+
+static int send_all(int fd, const char *buf, size_t n)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t r = send(fd, buf + done, n - done, MSG_NOSIGNAL);
+		if (r < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (r <= 0)
+			return -1;
+		done += (size_t)r;
+	}
+	return 0;
+}
+
+static void busy_wait_ns(long ns)
+{
+	long end = now_ns() + ns;
+
+	while (now_ns() < end)
+		;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile p of end[i] - begin[i] over the n requests of
+ * group which (0 fast, 1 slow, -1 all), in µs; -1 without any. */
+static double pct_us(const struct opts *o, const long *begin, const long *end, long n, int which,
+		     double p)
+{
+	long *v = malloc(((size_t)n + 1) * sizeof(*v)), m = 0, rank;
+	double r;
+
+	if (!v)
+		die("malloc");
+	for (long i = 0; i < n; i++)
+		if (which < 0 || is_slow(o, i) == which)
+			v[m++] = end[i] - begin[i];
+	if (!m) {
+		free(v);
+		return -1;
+	}
+	qsort(v, (size_t)m, sizeof(*v), cmp_long);
+	rank = (long)(p / 100.0 * (double)m + 0.999999);
+	if (rank < 1)
+		rank = 1;
+	r = (double)v[rank - 1] / 1000.0;
+	free(v);
+	return r;
+}
+
+struct server {
+	int listen_fd;
+	const struct opts *o;
+	struct stamps rx, reply;   /* its request's receive timestamp, its reply's send start */
+};
+
+static void *serve(void *arg)
+{
+	struct server *s = arg;
+	char buf[MSG_BYTES];
+	int fd;
+
+	pin(s->o->server_cpu);
+	fd = accept(s->listen_fd, NULL, NULL);
+	if (fd < 0)
+		die("accept");
+	rx_stamps_on(fd);
+	for (long i = 0;; i++) {
+		long rx;
+
+		if (recv_all(fd, buf, sizeof(buf), &rx))
+			break;
+		busy_wait_ns((is_slow(s->o, i) ? s->o->slow_us : s->o->fast_us) * 1000);
+		stamp(&s->rx, rx);
+		stamp(&s->reply, now_rt_ns());
+		if (send_all(fd, buf, sizeof(buf)))
+			break;
+	}
+	close(fd);
+	return NULL;
+}
+
+/* One connection: its server thread and the client's stamps. */
+struct conn {
+	struct sockaddr_in sa;
+	struct server s;
+	pthread_t th;
+	int fd;
+	long gap_us;
+	struct stamps start, rx, start_mono, done_mono;   /* the client's */
+};
+
+static void conn_open(struct conn *c, const struct opts *o, long gap_us)
+{
+	c->sa.sin_family = AF_INET;
+	inet_pton(AF_INET, "127.0.0.1", &c->sa.sin_addr);
+	c->s.o = o;
+	c->s.listen_fd = tcp_listen_announce(&c->sa, 1);
+	/* on the listener too: the accepted socket inherits it, so the
+	 * first request, which may arrive before accept returns, is stamped */
+	rx_stamps_on(c->s.listen_fd);
+	c->gap_us = gap_us;
+	pthread_create(&c->th, NULL, serve, &c->s);
+}
+
+/* One request and its reply. */
+static void conn_request(struct conn *c)
+{
+	char buf[MSG_BYTES] = { 0 };
+
+	long rx;
+
+	stamp(&c->start_mono, now_ns());
+	stamp(&c->start, now_rt_ns());
+	if (send_all(c->fd, buf, sizeof(buf)))
+		die("client send");
+	if (recv_all(c->fd, buf, sizeof(buf), &rx))
+		die("client recv");
+	stamp(&c->done_mono, now_ns());
+	stamp(&c->rx, rx);
+	if (c->gap_us)
+		sleep_us(c->gap_us);
+}
+
+static void conn_report(struct conn *c, const struct opts *o, const char *name)
+{
+	const long *start = c->start.ns, *rx = c->rx.ns, *srx = c->s.rx.ns, *reply = c->s.reply.ns,
+		   *m0 = c->start_mono.ns, *m1 = c->done_mono.ns;
+	long n;
+
+	shutdown(c->fd, SHUT_WR);
+	pthread_join(c->th, NULL);
+	close(c->fd);
+	/* every request the client finished has both sides' stamps */
+	n = c->rx.n < c->s.reply.n ? c->rx.n : c->s.reply.n;
+	if (name)
+		printf("conn=%s ", name);
+	printf("transactions=%ld served=%ld port=%d server_p50_us=%.1f server_p99_us=%.1f "
+	       "client_p50_us=%.1f client_p99_us=%.1f client_e2e_p50_us=%.1f client_e2e_p99_us=%.1f",
+	       c->rx.n, c->s.reply.n, ntohs(c->sa.sin_port), pct_us(o, srx, reply, n, -1, 50),
+	       pct_us(o, srx, reply, n, -1, 99), pct_us(o, start, rx, n, -1, 50),
+	       pct_us(o, start, rx, n, -1, 99), pct_us(o, m0, m1, n, -1, 50), pct_us(o, m0, m1, n, -1, 99));
+	if (o->slow_pct)
+		printf(" server_fast_p50_us=%.1f server_slow_p50_us=%.1f client_fast_p50_us=%.1f "
+		       "client_slow_p50_us=%.1f",
+		       pct_us(o, srx, reply, n, 0, 50), pct_us(o, srx, reply, n, 1, 50),
+		       pct_us(o, start, rx, n, 0, 50), pct_us(o, start, rx, n, 1, 50));
+	printf("\n");
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: rr_timed [-d s] [-c cpu] [-S cpu] [-H us | -B fast_us,slow_us,slow_pct] "
+			"[-g us] [-A phase_ms] [-n requests]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .seconds = 3, .fast_us = 2000 };
+	struct conn conns[2] = { 0 };
+	long t_end, phase_ms = 0, total = 0;
+	int c, nconn;
+
+	while ((c = getopt(argc, argv, "d:c:S:H:B:g:A:n:")) != -1) {
+		switch (c) {
+		case 'd': o.seconds = atof(optarg); break;
+		case 'c': o.client_cpu = atoi(optarg); break;
+		case 'S': o.server_cpu = atoi(optarg); break;
+		case 'H': o.fast_us = atol(optarg); o.slow_pct = 0; break;
+		case 'B':
+			if (sscanf(optarg, "%ld,%ld,%ld", &o.fast_us, &o.slow_us, &o.slow_pct) != 3)
+				usage();
+			break;
+		case 'g': o.gap_us = atol(optarg); break;
+		case 'A': phase_ms = atol(optarg); break;
+		case 'n': o.max_requests = atol(optarg); break;
+		default: usage();
+		}
+	}
+	if (optind < argc || o.seconds <= 0 || o.fast_us < 0 || o.slow_us < 0 || o.slow_pct < 0 ||
+	    o.slow_pct > 100 || o.gap_us < 0 || o.max_requests < 0 || phase_ms < 0 ||
+	    (phase_ms && !o.gap_us))
+		usage();
+	nconn = phase_ms ? 2 : 1;
+	/* -A: conns[0] paced, conns[1] back to back */
+	for (int k = 0; k < nconn; k++)
+		conn_open(&conns[k], &o, k == 0 ? o.gap_us : 0);
+	pin(o.client_cpu);
+	for (int k = 0; k < nconn; k++) {
+		conns[k].fd = tcp_connect_nodelay(&conns[k].sa);
+		rx_stamps_on(conns[k].fd);
+	}
+	t_end = now_ns() + (long)(o.seconds * 1e9);
+	for (int k = 0; now_ns() < t_end; k = (k + 1) % nconn) {
+		long phase_end;
+
+		/* a tracer that samples past so many requests per jiffy on a
+		 * CPU must start the paced turn in a quiet jiffy: 12 ms is one
+		 * even at HZ=100 */
+		if (phase_ms && conns[k].gap_us)
+			sleep_us(12000);
+		phase_end = phase_ms ? now_ns() + phase_ms * 1000000L : t_end;
+
+		while (now_ns() < phase_end && (!o.max_requests || total < o.max_requests)) {
+			conn_request(&conns[k]);
+			total++;
+		}
+		if (o.max_requests && total >= o.max_requests)
+			break;
+	}
+	for (int k = 0; k < nconn; k++)
+		conn_report(&conns[k], &o, phase_ms ? (k == 0 ? "paced" : "burst") : NULL);
+	return 0;
+}
