@@ -6,7 +6,7 @@
 #
 #   tests/run.sh            unit + host bats + VM bats (SKIP_VM=1: no VM)
 #   tests/run.sh unit|bats|vm
-#   VM_KERNELS="cloud rt" (default) and VM_TIMEOUT=600 (s per ring) for vm
+#   VM_KERNELS="cloud rt" (default) and VM_TIMEOUT=1200 (s per ring) for vm
 #
 # A skip is a bats `# skip` or a cmocka SKIPPED, never a pass. The bats
 # rings load eBPF programs and need root. A VM ring that cannot run here
@@ -167,7 +167,7 @@ run_vm() {
 		# postgres.bats: the server's files (with their libraries) in the
 		# guest, when the host has them (scripts/setup.sh --test)
 		VMTEST_PACKAGES="${VMTEST_PACKAGES-} $(dpkg-query -W -f='${Package} ' postgresql-15 libpq5 tzdata 2>/dev/null)" \
-		scripts/vmtest.sh --kernel "$kernel" --timeout "${VM_TIMEOUT:-600}" tests/bats -- --filter-tags "$tag" |
+		scripts/vmtest.sh --kernel "$kernel" --timeout "${VM_TIMEOUT:-1200}" tests/bats -- --filter-tags "$tag" |
 			tee "$log"
 		rc=${PIPESTATUS[0]}
 		case "$rc" in

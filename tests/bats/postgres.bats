@@ -107,8 +107,10 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 	p50="$(port_field response_p50_us)"
 	echo "pgbench $*: $tx transactions, $sent statements, latency average $lat ms;" \
 		"dbtrace: $got requests, server response p50 $p50 us"
-	# enough that 5% is more than the connections' own startup messages
-	[ "$sent" -gt 1000 ]
+	# enough that 5% (30 at 600) is more than the connections' own
+	# startup messages (about 20 for 8 clients); the TCG guest sends
+	# 1000-1300 in 4 s, the host a hundred times that
+	[ "$sent" -gt 600 ]
 	within_pct "$got" "$sent" 5
 	awk -v a="$p50" -v b="$lat" 'BEGIN { exit !(a > 0 && a < b * 1000) }'
 	"$VALIDATE" "$SCRATCH/run.json"
