@@ -135,7 +135,7 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 # stime growth, however late the capture starts or ends (the VM is slow).
 # bats test_tags=vm
 @test "postgres: the backends are one class of the postmaster's group, on-CPU = their /proc/PID/stat" {
-	local pids hz t0 t1 cpu_s proc_s threads sum oncpu net
+	local pids hz t0 t1 cpu_s proc_s threads sum oncpu runq sirq net
 	wait_backends 0
 	"${AS_PG[@]}" "$PGBENCH" -h 127.0.0.1 -p "$PG_PORT" -U postgres --protocol=simple -n -S -c 8 -j 2 -T 300 \
 		postgres >"$SCRATCH/pgbench.out" 2>&1 &
@@ -169,15 +169,19 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 	awk -v p="$proc_s" 'BEGIN { exit !(p > 0.5) }'
 	within_pct "$cpu_s" "$proc_s" 5
 	# the backends' wall-time budget over the run: the states sum to
-	# 100 ± 1%, and a backend is on a CPU or waiting for its client's
-	# next statement (net) most of its time; pgbench stopped half the
-	# capture, so net leads
+	# 100 ± 1%, and a backend runs (on a CPU, or waiting for one: eight
+	# backends and pgbench share this machine's CPUs, two in the VM) or
+	# waits for its client's next statement (net): locks, disk, sleeps
+	# and other syscalls stay small for a select-only load whose data is
+	# cached. pgbench stopped for part of the capture, so net is large.
 	sum="$(backend time.sum_pct)"
 	oncpu="$(backend time.share_pct.oncpu)"
+	runq="$(backend time.share_pct.runqueue)"
+	sirq="$(backend time.share_pct.softirq)"
 	net="$(backend time.share_pct.net)"
-	echo "backends' budget: sum $sum%, oncpu $oncpu%, net $net%"
+	echo "backends' budget: sum $sum%, oncpu $oncpu%, runqueue $runq%, softirq $sirq%, net $net%"
 	within_abs "$sum" 100 1
-	awk -v a="$oncpu" -v b="$net" 'BEGIN { exit !(a + b > 60 && b > 20) }'
+	awk -v a="$oncpu" -v q="$runq" -v s="$sirq" -v b="$net" 'BEGIN { exit !(a + q + s + b > 85 && b > 20) }'
 	# the group: formed by parent, the postmaster and every backend in it
 	jq -e --argjson p "$PG_PID" '.groups[] | select(.pid == $p) | .formed_by == "parent"' "$SCRATCH/run.json"
 	for p in "${pids[@]}"; do
