@@ -102,13 +102,21 @@ static int draw_cpus(struct top_ui *ui, int y, int last)
 	return y;
 }
 
-static int draw_classes(struct top_ui *ui, int y, int last)
+/* The per-class tables (the class view, the time view): one row per
+ * class of the sched interval, in the table's own columns and order. */
+struct class_view {
+	void (*header)(char *buf, size_t len, char sort_key);
+	int (*rows)(const struct sched_interval *iv, char sort_key, struct class_row **rows);
+	void (*row)(char *buf, size_t len, const struct class_row *r);
+};
+
+static int draw_class_view(struct top_ui *ui, int y, int last, const struct class_view *v, char key)
 {
 	struct class_row *rows;
 	char line[512];
 	int n;
 
-	class_table_header(line, sizeof(line), ui->class_key);
+	v->header(line, sizeof(line), key);
 	attron(A_REVERSE);
 	mvprintw(y++, 0, "%-*s", COLS > 1 ? COLS - 1 : 1, line);
 	attroff(A_REVERSE);
@@ -116,9 +124,9 @@ static int draw_classes(struct top_ui *ui, int y, int last)
 		mvprintw(y++, 0, "(sched probes not attached: see dbtrace probes)");
 		return y;
 	}
-	n = class_table_rows(&ui->sched, ui->class_key, &rows);
+	n = v->rows(&ui->sched, key, &rows);
 	for (int i = 0; i < n && y < last; i++) {
-		class_table_row(line, sizeof(line), &rows[i]);
+		v->row(line, sizeof(line), &rows[i]);
 		mvprintw(y++, 0, "%s", line);
 	}
 	if (n >= 0)
@@ -126,28 +134,18 @@ static int draw_classes(struct top_ui *ui, int y, int last)
 	return y;
 }
 
+static int draw_classes(struct top_ui *ui, int y, int last)
+{
+	static const struct class_view v = { class_table_header, class_table_rows, class_table_row };
+
+	return draw_class_view(ui, y, last, &v, ui->class_key);
+}
+
 static int draw_time(struct top_ui *ui, int y, int last)
 {
-	struct class_row *rows;
-	char line[512];
-	int n;
+	static const struct class_view v = { time_table_header, time_table_rows, time_table_row };
 
-	time_table_header(line, sizeof(line), ui->time_key);
-	attron(A_REVERSE);
-	mvprintw(y++, 0, "%-*s", COLS > 1 ? COLS - 1 : 1, line);
-	attroff(A_REVERSE);
-	if (!ui->have_sched) {
-		mvprintw(y++, 0, "(sched probes not attached: see dbtrace probes)");
-		return y;
-	}
-	n = time_table_rows(&ui->sched, ui->time_key, &rows);
-	for (int i = 0; i < n && y < last; i++) {
-		time_table_row(line, sizeof(line), &rows[i]);
-		mvprintw(y++, 0, "%s", line);
-	}
-	if (n >= 0)
-		free(rows);
-	return y;
+	return draw_class_view(ui, y, last, &v, ui->time_key);
 }
 
 static void draw_findings(struct top_ui *ui, int y)
