@@ -1,4 +1,5 @@
 #include "findings/io_bound.h"
+#include "findings/class_rule.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -33,26 +34,19 @@ static void describe(struct finding *f, const struct sched_proc_stats *p,
 		 c->name);
 }
 
-int io_bound_check(const struct sched_interval *iv, const struct iobound_config *cfg,
-		   int interval_index, struct finding_list *out)
+static bool fires(const struct sched_proc_stats *p, const struct sched_class_stats *c,
+		  const void *config)
 {
-	for (int i = 0; i < iv->n_procs; i++) {
-		const struct sched_proc_stats *p = &iv->procs[i];
+	const struct iobound_config *cfg = config;
 
-		for (int k = 0; k < p->n_classes; k++) {
-			const struct sched_class_stats *c = &p->classes[k];
-			struct finding f;
-			int err;
+	(void)p;
+	return c->time.thread_ns && c->time.pct[CT_DISK] > cfg->disk_pct;
+}
 
-			if (!c->time.thread_ns || !(c->time.pct[CT_DISK] > cfg->disk_pct))
-				continue;
-			memset(&f, 0, sizeof(f));
-			describe(&f, p, c, iv->dt_s);
-			f.first_interval = f.last_interval = interval_index;
-			err = findings_merge(out, &f);
-			if (err)
-				return err;
-		}
-	}
-	return 0;
+int io_bound_check(const struct sched_interval *iv, const struct iobound_config *cfg,
+                   int interval_index, struct finding_list *out)
+{
+	static const struct class_rule rule = { fires, describe };
+
+	return class_rule_check(&rule, cfg, iv, interval_index, out);
 }

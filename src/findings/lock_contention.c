@@ -1,4 +1,5 @@
 #include "findings/lock_contention.h"
+#include "findings/class_rule.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -40,32 +41,26 @@ static void describe(struct finding *f, const struct sched_proc_stats *p,
 		 c->threads, c->name, (unsigned long long)t->futex_addr[0], p->pid);
 }
 
-int lock_contention_check(const struct sched_interval *iv, const struct lockc_config *cfg,
-			  int interval_index, struct finding_list *out)
+static bool fires(const struct sched_proc_stats *p, const struct sched_class_stats *c,
+		  const void *config)
 {
-	for (int i = 0; i < iv->n_procs; i++) {
-		const struct sched_proc_stats *p = &iv->procs[i];
+	const struct lockc_config *cfg = config;
 
-		for (int k = 0; k < p->n_classes; k++) {
-			const struct sched_class_stats *c = &p->classes[k];
-			const struct class_time *t = &c->time;
-			struct finding f;
-			int err;
+	(void)p;
+	const struct class_time *t = &c->time;
 
-			/* one thread blocked on a condition variable is idle, not
-			 * contended: it takes two to queue on a lock */
-			if (!t->thread_ns || c->threads < 2 || !(t->pct[CT_FUTEX] > cfg->futex_pct))
-				continue;
-			if (!(t->pct[CT_ONCPU] + t->pct[CT_RUNQ] >= cfg->work_pct) ||
-			    !(t->futex_top_pct >= cfg->top_addr_pct))
-				continue;
-			memset(&f, 0, sizeof(f));
-			describe(&f, p, c, iv->dt_s);
-			f.first_interval = f.last_interval = interval_index;
-			err = findings_merge(out, &f);
-			if (err)
-				return err;
-		}
-	}
-	return 0;
+	/* one thread blocked on a condition variable is idle, not
+	 * contended: it takes two to queue on a lock */
+	if (!t->thread_ns || c->threads < 2 || !(t->pct[CT_FUTEX] > cfg->futex_pct))
+		return false;
+	return t->pct[CT_ONCPU] + t->pct[CT_RUNQ] >= cfg->work_pct &&
+	       t->futex_top_pct >= cfg->top_addr_pct;
+}
+
+int lock_contention_check(const struct sched_interval *iv, const struct lockc_config *cfg,
+                          int interval_index, struct finding_list *out)
+{
+	static const struct class_rule rule = { fires, describe };
+
+	return class_rule_check(&rule, cfg, iv, interval_index, out);
 }

@@ -1,4 +1,5 @@
 #include "findings/oversubscription.h"
+#include "findings/class_rule.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -39,31 +40,24 @@ static void describe(struct finding *f, const struct sched_proc_stats *p,
 		 c->threads, c->name, c->allowed_cpus, c->runq_p99_us / 1000, c->allowed_cpus);
 }
 
-int oversubscription_check(const struct sched_interval *iv, const struct oversub_config *cfg,
-			   int interval_index, struct finding_list *out)
+static bool fires(const struct sched_proc_stats *p, const struct sched_class_stats *c,
+		  const void *config)
 {
-	for (int i = 0; i < iv->n_procs; i++) {
-		const struct sched_proc_stats *p = &iv->procs[i];
+	const struct oversub_config *cfg = config;
 
-		for (int k = 0; k < p->n_classes; k++) {
-			const struct sched_class_stats *c = &p->classes[k];
-			struct finding f;
-			int err;
+	(void)p;
+	/* a pool no larger than its CPUs cannot oversubscribe them:
+	 * its waiting is someone else's load */
+	if (c->allowed_cpus <= 0 || isnan(c->runq_p99_us) || c->threads <= c->allowed_cpus)
+		return false;
+	return !(c->runnable_avg <= cfg->runnable_per_cpu * c->allowed_cpus) &&
+	       !(c->runq_p99_us <= cfg->runq_p99_us);
+}
 
-			/* a pool no larger than its CPUs cannot oversubscribe them:
-			 * its waiting is someone else's load */
-			if (c->allowed_cpus <= 0 || isnan(c->runq_p99_us) || c->threads <= c->allowed_cpus)
-				continue;
-			if (c->runnable_avg <= cfg->runnable_per_cpu * c->allowed_cpus ||
-			    c->runq_p99_us <= cfg->runq_p99_us)
-				continue;
-			memset(&f, 0, sizeof(f));
-			describe(&f, p, c, iv->dt_s);
-			f.first_interval = f.last_interval = interval_index;
-			err = findings_merge(out, &f);
-			if (err)
-				return err;
-		}
-	}
-	return 0;
+int oversubscription_check(const struct sched_interval *iv, const struct oversub_config *cfg,
+                           int interval_index, struct finding_list *out)
+{
+	static const struct class_rule rule = { fires, describe };
+
+	return class_rule_check(&rule, cfg, iv, interval_index, out);
 }
