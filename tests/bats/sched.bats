@@ -108,9 +108,12 @@ class_field() {   # file class field
 	jq -e --argjson p "$(jq '.processes[0].pid' "$SCRATCH/16.json")" \
 		'[.findings[] | select(.id == "oversubscription" and .pid == $p and .class == "TNT_L0_1002")] | length == 1' \
 		"$SCRATCH/16.json"
-	jq -e --argjson n "$POOL_NCPUS" '.findings[] | select(.id == "oversubscription") |
+	# the finding's first interval is one of the capture's (an index, not
+	# unset and not past the end)
+	jq -e --argjson n "$POOL_NCPUS" '(.intervals | length) as $ni | .findings[] | select(.id == "oversubscription") |
 	       .severity != null and .evidence.runnable_avg > $n and .evidence.allowed_cpus == $n and
-	       .evidence.runq_p99_us > 1000 and (.hint | length) > 0 and .first_interval >= 0' "$SCRATCH/16.json"
+	       .evidence.runq_p99_us > 1000 and (.hint | length) > 0 and
+	       .first_interval >= 0 and .first_interval < $ni' "$SCRATCH/16.json"
 	"$VALIDATE" "$SCRATCH/16.json"
 
 	start_pool -n 1 -d 120 -c "$POOL_CPUS"
