@@ -120,9 +120,10 @@ $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BUILD)/vmlinux.h | $(BUILD)/bpf
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-# net hands out port slots with an atomic fetch-and-add, which needs the
+# net hands out port slots with an atomic fetch-and-add, and sched claims
+# held run-queue waits with a compare-and-swap: both need the
 # BPF v3 instruction set (kernel 5.12+; dbtrace's kernels are 6.1 and up).
-$(BUILD)/bpf/net.bpf.o: BPF_CFLAGS += -mcpu=v3
+$(BUILD)/bpf/net.bpf.o $(BUILD)/bpf/sched.bpf.o: BPF_CFLAGS += -mcpu=v3
 
 $(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(call msg,SKEL,$@)

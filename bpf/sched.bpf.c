@@ -195,11 +195,10 @@ static __always_inline void record_run(struct dbt_sched_thread *th, __u64 wait, 
 		iv->runq_max_ns = wait;
 }
 
-/* One wait (run-queue delay, or a futex wait for the time budget) into
- * the histogram of its kind for the thread's process and name, made on
- * first need. Threads of one class share an entry on several CPUs: an
- * atomic add. */
-static __always_inline void name_hist_add(const struct dbt_sched_thread *th, __u32 kind, __u64 wait)
+/* The histogram of kind for the thread's process and name, made on
+ * first need; NULL when the map refused. */
+static __always_inline struct dbt_sched_runq_hist *name_hist(const struct dbt_sched_thread *th,
+							     __u32 kind)
 {
 	struct dbt_sched_runq_key k = { .pid = th->pid, .kind = kind };
 	struct dbt_sched_runq_hist *h;
@@ -219,10 +218,61 @@ static __always_inline void name_hist_add(const struct dbt_sched_thread *th, __u
 			st = stats();
 			if (st)
 				st->update_failed++;
-			return;
 		}
 	}
-	__sync_fetch_and_add(&h->buckets[dbt_hist_index(wait)], 1);
+	return h;
+}
+
+/* One wait (run-queue delay, or a futex wait for the time budget) into
+ * the histogram of its kind. Threads of one class share an entry on
+ * several CPUs: an atomic add. */
+static __always_inline void name_hist_add(const struct dbt_sched_thread *th, __u32 kind, __u64 wait)
+{
+	struct dbt_sched_runq_hist *h = name_hist(th, kind);
+
+	if (h)
+		__sync_fetch_and_add(&h->buckets[dbt_hist_index(wait)], 1);
+}
+
+/* Adds the run-queue waits th holds to its histogram. The waits are
+ * copied before the compare-and-swap that claims them: once runq_flushed
+ * has moved, the switch program may reuse their slots. */
+static __always_inline void runq_flush(struct dbt_sched_thread *th)
+{
+	__u32 f = th->runq_flushed, s = th->runq_staged, n = s - f;
+	__u16 held[DBT_SCHED_RUNQ_STAGE];
+	struct dbt_sched_runq_hist *h;
+
+	if (!n || n > DBT_SCHED_RUNQ_STAGE)
+		return;
+	__builtin_memcpy(held, th->runq_stage, sizeof(held));
+	if (__sync_val_compare_and_swap(&th->runq_flushed, f, s) != f)
+		return;
+	h = name_hist(th, DBT_SCHED_HIST_RUNQ);
+	if (!h)
+		return;
+	for (__u32 k = 0; k < DBT_SCHED_RUNQ_STAGE; k++) {
+		__u64 b;
+
+		if (k >= n)
+			break;
+		b = held[(f + k) % DBT_SCHED_RUNQ_STAGE];
+		asm volatile("if %0 <= %1 goto +1\n\t%0 = %1" : "+r"(b) : "i"(DBT_HIST_BUCKETS - 1));
+		__sync_fetch_and_add(&h->buckets[b], 1);
+	}
+}
+
+/* A run-queue wait of the thread leaving the CPU (only it writes
+ * runq_staged), held until the stage is full or the iterator comes. */
+static __always_inline void runq_hold(struct dbt_sched_thread *th, __u64 wait)
+{
+	__u32 s;
+
+	if (th->runq_staged - th->runq_flushed >= DBT_SCHED_RUNQ_STAGE)
+		runq_flush(th);
+	s = th->runq_staged;
+	th->runq_stage[s % DBT_SCHED_RUNQ_STAGE] = (__u16)dbt_hist_index(wait);
+	th->runq_staged = s + 1;
 }
 
 #include "sched_blocked.bpf.h"
@@ -261,6 +311,7 @@ static __always_inline struct dbt_sched_thread *record_of(struct task_struct *t,
 		th->base_migrations = 0;
 		th->sirq_ns = th->net_sirq_ns = 0;
 		th->runq_ns = 0;
+		th->runq_staged = th->runq_flushed = 0;
 		__builtin_memset(&th->blk, 0, sizeof(th->blk));
 		th->blk.seen_ns = KREAD(typed, t, start_time);
 	}
@@ -305,13 +356,16 @@ static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, __u32 
 	 * pthread_setname_np): the name it ran under, refreshed as it
 	 * leaves the CPU, keeps every thread's class right */
 	copy_comm(th->comm, prev, typed);
-	if (wait)
+	if (wait && typed)
+		runq_hold(th, wait);
+	else if (wait)
 		name_hist_add(th, DBT_SCHED_HIST_RUNQ, wait);
 	if (!dying(prev, typed)) {
 		blocked_switch_out(th, prev, preempt, false, typed);
 		return;
 	}
 	blocked_switch_out(th, prev, preempt, true, typed);
+	runq_flush(th);
 	th->exited = 1;
 	/* a stored record goes away with the task: its final copy waits in
 	 * sched_threads for user space (a preallocated map: no allocation) */
@@ -336,8 +390,14 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 
 	left_cpu(prev, prev_tid, cpu, preempt, typed);
 	cur = bpf_map_lookup_elem(&sched_cur, &zero);
-	if (cur)
-		cur->tid = next_tid;
+	if (!cur)
+		return;
+	cur->tid = next_tid;
+	/* clock_gen is the interval + 1: 0 says never taken */
+	if (cur->clock_gen != ival_gen + 1 && prev_tid) {
+		cur->mono_minus_rq_ns = (__s64)(bpf_ktime_get_ns() - switch_clock(prev, typed));
+		cur->clock_gen = ival_gen + 1;
+	}
 }
 
 /* tp_btf: typed arguments. */
@@ -381,8 +441,10 @@ int sched_iter_btf(struct bpf_iter__task *ctx)
 			st->adopted++;
 	}
 	/* a dead thread's final record is in sched_threads */
-	if (!th->exited)
-		bpf_seq_write(ctx->meta->seq, th, sizeof(*th));
+	if (th->exited)
+		return 0;
+	runq_flush(th);
+	bpf_seq_write(ctx->meta->seq, th, sizeof(*th));
 	return 0;
 }
 

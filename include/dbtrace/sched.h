@@ -45,6 +45,14 @@ struct dbt_sched_ival {
  * same way, under its own kind of key. */
 #define DBT_SCHED_MAX_RUNQ_KEYS 2048
 
+/* Run-queue waits a thread holds (as bucket indices) before it adds
+ * them to its sched_runq histogram with one lookup: the lookup and the
+ * shared counters cost a switch more than the rest of its run-queue work.
+ * The task iterator adds what is held at each interval's read, so the
+ * histogram is whole when user space reads it; raw_tp, which has no
+ * iterator, holds nothing. */
+#define DBT_SCHED_RUNQ_STAGE 8
+
 /* What a histogram of sched_runq holds. */
 enum dbt_sched_hist_kind {
 	DBT_SCHED_HIST_RUNQ,           /* run-queue delay */
@@ -88,6 +96,12 @@ struct dbt_sched_thread {
 	__u64 sirq_ns, net_sirq_ns;
 	/* the kernel's values when first seen, subtracted from the above */
 	__u64 base_oncpu_ns, base_runq_ns, base_vol, base_invol, base_migrations;
+	/* run-queue waits held: runq_stage[i % DBT_SCHED_RUNQ_STAGE] for
+	 * runq_flushed <= i < runq_staged; runq_flushed moves only by a
+	 * compare-and-swap, so the switch and the iterator never add a
+	 * wait twice */
+	__u16 runq_stage[DBT_SCHED_RUNQ_STAGE];
+	__u32 runq_staged, runq_flushed;
 	/* what every switch-out touches comes above, in few cache lines */
 	char pcomm[16];               /* the process's (group leader's) comm */
 	struct dbt_sched_ival ival[2];
@@ -102,7 +116,12 @@ struct dbt_sched_thread {
  * than all its other work: about 75 ns in the VMs measured.) */
 struct dbt_sched_cur {
 	__u32 tid;                    /* 0: idle */
-	__u32 pad;
+	/* CLOCK_MONOTONIC less this CPU's runqueue clock, which times the
+	 * blocks (since_ns in struct dbt_sched_blocked), taken at the
+	 * first switch of interval clock_gen - 1 (a monotonic clock read
+	 * per CPU per interval, not per switch); clock_gen 0: not yet */
+	__u32 clock_gen;
+	__s64 mono_minus_rq_ns;
 };
 
 /* Per-CPU counters of the family itself. */

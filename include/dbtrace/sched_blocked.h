@@ -32,14 +32,16 @@ enum dbt_block_reason {
  * would not fit 64k threads; it lives beside the run-queue delay's, per
  * process and thread name (map sched_runq, kind DBT_SCHED_HIST_FUTEX). */
 
-/* Appended to struct dbt_sched_thread. Times are CLOCK_MONOTONIC ns
- * (bpf_ktime_get_ns), read only on switch-outs that block or that end
- * the first run after a block (and once at a thread's first sight and
- * its exit): a preempted CPU-bound thread costs no clock read. */
+/* Appended to struct dbt_sched_thread. seen_ns and exit_ns are
+ * CLOCK_MONOTONIC ns (read once at a thread's first sight and its exit);
+ * since_ns is the runqueue clock, read only on switch-outs that block or
+ * that end the first run after a block (a preempted CPU-bound thread
+ * reads no clock), and user space moves it onto CLOCK_MONOTONIC with the
+ * offset in struct dbt_sched_cur. */
 struct dbt_sched_blocked {
 	__u64 seen_ns;                /* counted from: its birth, or dbtrace's first sight of it */
 	__u64 exit_ns;                /* its final switch-out; 0: alive */
-	__u64 since_ns;               /* blocked since; 0: not blocked */
+	__u64 since_ns;               /* blocked since, on the runqueue clock (struct dbt_sched_cur); 0: not blocked */
 	/* its on-CPU and run-queue totals (oncpu_ns, runq_ns) at since_ns:
 	 * what they grew by until the next switch-out was not blocked time */
 	__u64 since_oncpu_ns, since_runq_ns;

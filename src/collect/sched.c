@@ -154,6 +154,8 @@ static int take_one(struct sched_collector *c, struct sched_snapshot *snap,
 	t->net_sirq_ns = tv->net_sirq_ns;
 	t->base_oncpu_ns = tv->base_oncpu_ns;
 	class_time_blk_from(&t->blk, &tv->blk);
+	if (t->blk.since_ns)
+		t->blk.since_ns += (uint64_t)c->mono_minus_rq_ns;
 	return 0;
 }
 
@@ -327,6 +329,22 @@ static void add_running(struct sched_collector *c, struct sched_snapshot *snap, 
 		t->oncpu_ns = total - t->base_oncpu_ns;
 }
 
+/* The newest offset any CPU took. The runqueue clocks are one clock
+ * where the kernel's sched_clock is stable (TSC): CPUs agree. */
+static void take_clock_offset(struct sched_collector *c)
+{
+	uint32_t newest = 0;
+
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		const struct dbt_sched_cur *k = &c->cur[cpu];
+
+		if (k->clock_gen && (int32_t)(k->clock_gen - newest) > 0) {
+			newest = k->clock_gen;
+			c->mono_minus_rq_ns = k->mono_minus_rq_ns;
+		}
+	}
+}
+
 int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 {
 	struct sched_bpf__bss *bss = ((struct sched_bpf *)c->h.skel)->bss;
@@ -344,6 +362,7 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 		err = percpu_lookup(c->pending_fd, &zero, c->pending, sizeof(*c->pending));
 	if (err)
 		return err;
+	take_clock_offset(c);
 	/* the programs record the next interval from here on, in the other
 	 * copy of each thread's record (struct dbt_sched_ival) */
 	c->gen = bss->ival_gen;

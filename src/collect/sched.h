@@ -35,6 +35,9 @@ struct sched_collector {
 	struct dbt_sched_ival *ival;
 	size_t ival_cap;
 	struct dbt_sched_cur *cur;     /* ncpus */
+	/* CLOCK_MONOTONIC less the runqueue clock the blocks are timed by,
+	 * from the CPU that took it last (struct dbt_sched_cur) */
+	int64_t mono_minus_rq_ns;
 	struct dbt_softirq_pending *pending;  /* ncpus */
 	struct dbt_sched_stats *stats; /* ncpus */
 	/* exited threads met in this read: their final records, deleted
