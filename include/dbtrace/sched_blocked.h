@@ -39,8 +39,7 @@ enum dbt_block_reason {
  * reads no clock), and user space moves it onto CLOCK_MONOTONIC with the
  * offset in struct dbt_sched_cur. */
 struct dbt_sched_blocked {
-	__u64 seen_ns;                /* counted from: its birth, or dbtrace's first sight of it */
-	__u64 exit_ns;                /* its final switch-out; 0: alive */
+	/* what every blocking switch-out touches first, in two cache lines */
 	__u64 since_ns;               /* blocked since, on the runqueue clock (struct dbt_sched_cur); 0: not blocked */
 	/* its on-CPU and run-queue totals (oncpu_ns, runq_ns) at since_ns:
 	 * what they grew by until the next switch-out was not blocked time */
@@ -48,9 +47,6 @@ struct dbt_sched_blocked {
 	__u32 reason;                 /* of the block in progress */
 	__s32 nr;                     /* its syscall; -1: none */
 	__u64 ns[DBT_BLK_REASONS];    /* blocked time charged, per reason */
-	__s32 sys_nr[DBT_BLK_SYSCALL_SLOTS];   /* pipe_other syscalls; free while sys_ns is 0 */
-	__u32 pad;
-	__u64 sys_ns[DBT_BLK_SYSCALL_SLOTS];
 	__u64 blocks;                 /* blocking switch-outs */
 	/* futex waits: the word of the one in progress (the syscall's
 	 * first argument; futex_waitv's is its array of waiters), the time
@@ -59,8 +55,12 @@ struct dbt_sched_blocked {
 	__u64 futex_uaddr;
 	__u64 futex_addr[DBT_BLK_FUTEX_SLOTS];
 	__u64 futex_ns[DBT_BLK_FUTEX_SLOTS];
+	__s32 sys_nr[DBT_BLK_SYSCALL_SLOTS];   /* pipe_other syscalls; free while sys_ns is 0 */
 	__u32 sock_is;                /* whether sock_file, the last file read, is a socket */
+	__u64 sys_ns[DBT_BLK_SYSCALL_SLOTS];
 	__u64 sock_file;
+	__u64 seen_ns;                /* counted from: its birth, or dbtrace's first sight of it */
+	__u64 exit_ns;                /* its final switch-out; 0: alive */
 };
 
 #endif /* DBTRACE_SCHED_BLOCKED_H */
