@@ -32,7 +32,8 @@
  * Kernel fields read: task_struct pid, tgid, comm, group_leader, nvcsw,
  * nivcsw, start_time, __state, se.sum_exec_runtime, se.nr_migrations,
  * sched_info.run_delay; for the blocked time (bpf/sched_blocked.bpf.h)
- * flags, in_iowait, the saved pt_regs, and files for read on a socket.
+ * flags, in_iowait, the saved pt_regs, files for read on a socket, and
+ * se.cfs_rq->rq->clock (the runqueue clock the blocks are timed by).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
