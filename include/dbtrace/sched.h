@@ -88,9 +88,15 @@ struct dbt_sched_thread {
 	__u64 sirq_ns, net_sirq_ns;
 	/* the kernel's values when first seen, subtracted from the above */
 	__u64 base_oncpu_ns, base_runq_ns, base_vol, base_invol, base_migrations;
-	/* what every switch-out touches comes above, in few cache lines */
-	char pcomm[16];               /* the process's (group leader's) comm */
+	/* task->utime and task->stime, less their values when first seen:
+	 * under tick accounting samples of whole ticks, not times, so user
+	 * space takes only their ratio, to split oncpu_ns into user and
+	 * system as the kernel's cputime_adjust() does for /proc */
+	__u64 utime_ns, stime_ns, base_utime_ns, base_stime_ns;
+	/* what every switch-out touches comes above, in few cache lines
+	 * (with ival: pcomm, written at first sight only, comes after it) */
 	struct dbt_sched_ival ival[2];
+	char pcomm[16];               /* the process's (group leader's) comm */
 	/* blocked time by reason (bpf/sched_blocked.bpf.h) */
 	struct dbt_sched_blocked blk;
 };
