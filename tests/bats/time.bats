@@ -161,3 +161,37 @@ make_loop() {
 		| 100 * .system_seconds / (.user_seconds + .system_seconds)] | length >= 2 and min > 80' "$OUT"
 	[ "$failed" -eq 0 ]
 }
+
+# io_bound (disk wait over 30% of a class's time, src/findings/io_bound.c)
+# on a class built for it: diskrd's 256 KiB O_DIRECT reads of a loop
+# device each wait in the kernel's I/O wait while the loop worker copies
+# them (about 60% of its time on the host, the load's own timing), at the
+# default threshold. Beside it the sleeper, 70% blocked but in nanosleep:
+# a rule that took any blocked time for disk would name it.
+# bats test_tags=vm,rt
+@test "time: io_bound names the class waiting on disk with its evidence, not a class blocked elsewhere" {
+	make_loop
+	OUT="$SCRATCH/run.json"
+	capture_around "$OUT" 7 "$TOOLS/time_classes" -d 4 -c diskrd,sleeper -b 262144 "$LOOP"
+	"$VALIDATE" "$OUT"
+	local pid want f
+	pid="$(cat "$OUT.pid")"
+	want="$(load_field diskrd disk_pct)"
+	jq -c --argjson pid "$pid" '.findings[] | select(.id == "io_bound" and .pid == $pid)' "$OUT"
+	f="$(jq -c --argjson pid "$pid" '.findings[] | select(.id == "io_bound" and .pid == $pid and .class == "diskrd")' "$OUT")"
+	[ -n "$f" ]
+	# the evidence is the last interval it fired in: within 10 points of
+	# the load's whole-run share, over the threshold, its seconds that
+	# share of the thread's alive time in the interval (the load may end
+	# inside it), severity by the rule's 60% line
+	echo "diskrd: evidence disk_pct $(jq .evidence.disk_pct <<<"$f"), the load's own $want%"
+	within_abs "$(jq .evidence.disk_pct <<<"$f")" "$want" 10
+	jq -e --argjson pid "$pid" --argjson f "$f" '(.intervals[$f.last_interval].processes[] | select(.pid == $pid)
+		| .classes[] | select(.name == "diskrd") | .time.thread_seconds) as $alive
+		| $f.evidence | .disk_pct > 30 and .threads == 1 and $alive <= .interval_s + 0.01
+		and ((.disk_seconds - .disk_pct / 100 * $alive) | fabs) < 0.005
+		and $f.severity == (if .disk_pct >= 60 then "critical" else "warning" end)' "$OUT"
+	# blocked most of its time, but not on disk
+	echo "sleeper: sleep $(class_time sleeper .time.share_pct.sleep)%, disk $(class_time sleeper .time.share_pct.disk)%"
+	jq -e --argjson pid "$pid" '[.findings[] | select(.id == "io_bound" and .pid == $pid and .class != "diskrd")] | length == 0' "$OUT"
+}
