@@ -234,10 +234,12 @@ make_loop() {
 	jq -c '.findings[] | select(.id == "net_wait_dominant")' "$OUT"
 	f="$(jq -c --argjson pid "$pid" '.findings[] | select(.id == "net_wait_dominant" and .pid == $pid and .class == "nw_srv")' "$OUT")"
 	[ -n "$f" ]
-	# the evidence (the last interval it fired in) against each side's
-	# own timing: the server's time inside recv(), the client's p99
-	echo "nw_srv: net_pct dbtrace $(jq .evidence.net_pct <<<"$f"), its own $srv_net%"
-	within_abs "$(jq .evidence.net_pct <<<"$f")" "$srv_net" 10
+	# the class's net share against the server's own timing of its
+	# blocking calls (its whole life, as the class's summary); the
+	# evidence (the last interval it fired in) over the rule's line; the
+	# client's p99 against the client's own
+	echo "nw_srv: net dbtrace $(class_time nw_srv .time.share_pct.net)%, its own $srv_net%; evidence net_pct $(jq .evidence.net_pct <<<"$f")"
+	within_abs "$(class_time nw_srv .time.share_pct.net)" "$srv_net" 5
 	echo "client p99: dbtrace $(jq .evidence.client_resp_p99_us <<<"$f") us, the client's own $cli_p99 us; server side $(jq .evidence.server_resp_p99_us <<<"$f") us"
 	within_pct "$(jq .evidence.client_resp_p99_us <<<"$f")" "$cli_p99" 30
 	jq -e --argjson port "$port" '.evidence | .port == $port and .net_pct > 50 and .client_resp_p99_us >= 5000
