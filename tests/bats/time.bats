@@ -25,6 +25,11 @@ class_time() {
 		".processes[] | select(.pid == \$pid) | .classes[] | select(.name == \$c) | $2" "$OUT"
 }
 
+# field $2 of the load's line that starts with $1 (net_wait_load.py)
+load_field_of() {
+	sed -n "s/^$1 .* $2=\([-0-9.]*\).*/\1/p" "$OUT.load"
+}
+
 # A loop device on a file in $SCRATCH: O_DIRECT reads of it work on any
 # file system, the VM's tmpfs included. Sets LOOP.
 make_loop() {
@@ -217,7 +222,7 @@ make_loop() {
 	netns_pair_create 10.233.0
 	run tc -n "$NSA" qdisc add dev "$VA" root netem delay 20ms
 	[ "$status" -eq 0 ] || skip "sch_netem does not load here: tc said: $output"
-	local port=5433 pid f srv_net cli_p99 load="$REPO/tests/bats/helpers/net_wait_load.py"
+	local port=5433 pid f got srv_net load="$REPO/tests/bats/helpers/net_wait_load.py"
 	OUT="$SCRATCH/run.json"
 	# both sides start inside the capture: nw_idle blocks once, in its
 	# first interval, and is seen doing so
@@ -232,20 +237,26 @@ make_loop() {
 	# class_time reads the process of OUT.pid: the server's from here on
 	echo "$pid" >"$OUT.pid"
 	srv_net="$(sed -n 's/^server .* net_pct=\([0-9.]*\).*/\1/p' "$SCRATCH/server.out")"
-	cli_p99="$(sed -n 's/^client .* p99_us=\([0-9.]*\).*/\1/p' "$OUT.load")"
 	jq -c '.findings[] | select(.id == "net_wait_dominant")' "$OUT"
 	f="$(jq -c --argjson pid "$pid" '.findings[] | select(.id == "net_wait_dominant" and .pid == $pid and .class == "nw_srv")' "$OUT")"
 	[ -n "$f" ]
 	# the class's net share against the server's own timing of its
 	# blocking calls (its whole life, as the class's summary); the
-	# evidence (the last interval it fired in) over the rule's line; the
-	# client's p99 against the client's own
+	# evidence (the last interval it fired in) over the rule's lines
 	echo "nw_srv: net dbtrace $(class_time nw_srv .time.share_pct.net)%, its own $srv_net%; evidence net_pct $(jq .evidence.net_pct <<<"$f")"
 	within_abs "$(class_time nw_srv .time.share_pct.net)" "$srv_net" 5
-	echo "client p99: dbtrace $(jq .evidence.client_resp_p99_us <<<"$f") us, the client's own $cli_p99 us; server side $(jq .evidence.server_resp_p99_us <<<"$f") us"
-	within_pct "$(jq .evidence.client_resp_p99_us <<<"$f")" "$cli_p99" 30
 	jq -e --argjson port "$port" '.evidence | .port == $port and .net_pct > 50 and .client_resp_p99_us >= 5000
 		and .server_resp_p99_us <= 0.5 * .client_resp_p99_us' <<<"$f"
+	# the client side's response time against the client's own: the
+	# whole run's median within 25% (its own adds Python's wake-up and
+	# read); the evidence's p99, one interval's, between netem's 20 ms (less
+	# 5%, the fine histogram's bucket width),
+	# which every request waits, and the slowest the client saw
+	got="$(jq -r --argjson p "$port" '.net.ports[] | select(.port == $p and .role == "client") | .response_p50_us' "$OUT")"
+	echo "client p50: dbtrace $got us, the client's own $(load_field_of client p50_us) us"
+	within_pct "$got" "$(load_field_of client p50_us)" 25
+	echo "client p99 (evidence): $(jq .evidence.client_resp_p99_us <<<"$f") us, netem 20000 us, the client's max $(load_field_of client max_us) us; server side $(jq .evidence.server_resp_p99_us <<<"$f") us"
+	jq -e --argjson max "$(load_field_of client max_us)" '.evidence.client_resp_p99_us | . >= 19000 and . <= $max' <<<"$f"
 	# a network wait as long, but no request served
 	echo "nw_idle: net $(class_time nw_idle .time.share_pct.net)% of its time"
 	within_abs "$(class_time nw_idle .time.share_pct.net)" 100 10

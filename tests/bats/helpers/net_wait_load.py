@@ -14,8 +14,8 @@
       recv's return to send's return.
   net_wait_load.py client ADDR PORT SECONDS
       thread nw_cli sends a request, waits for the reply, again, for
-      SECONDS; prints "client requests=N p99_us=X": send's start to recv's
-      return, per request.
+      SECONDS; prints "client requests=N p50_us=X p99_us=X max_us=X":
+      send's start to recv's return, per request.
 
 Thread names are set with prctl(PR_SET_NAME) so dbtrace's classes are
 the threads' roles.
@@ -34,9 +34,14 @@ def name(n):
     LIBC.prctl(PR_SET_NAME, n.encode(), 0, 0, 0)
 
 
-def p99(v):
+def pct(v, p):
+    """Nearest rank."""
     v = sorted(v)
-    return v[max(0, (99 * len(v) + 99) // 100 - 1)] if v else -1
+    return v[max(0, (p * len(v) + 99) // 100 - 1)] if v else -1
+
+
+def p99(v):
+    return pct(v, 99)
 
 
 def run_delay():
@@ -132,7 +137,8 @@ def client(addr, port, secs):
                 break
             lat.append((time.monotonic() - a) * 1e6)
         c.close()
-        out["line"] = "client requests=%d p99_us=%.1f" % (len(lat), p99(lat))
+        out["line"] = "client requests=%d p50_us=%.1f p99_us=%.1f max_us=%.1f" % (
+            len(lat), pct(lat, 50), p99(lat), max(lat, default=-1))
 
     t = threading.Thread(target=cli)
     t.start()
