@@ -249,9 +249,9 @@ make_loop() {
 		and .server_resp_p99_us <= 0.5 * .client_resp_p99_us' <<<"$f"
 	# the client side's response time against the client's own: the
 	# whole run's median within 25% (its own adds Python's wake-up and
-	# read); the evidence's p99, one interval's, between netem's 20 ms (less
-	# 5%, the fine histogram's bucket width),
-	# which every request waits, and the slowest the client saw
+	# read); the evidence's p99, one interval's, between netem's 20 ms,
+	# which every request waits (less 5%: the fine histogram's bucket
+	# width), and the slowest the client saw
 	got="$(jq -r --argjson p "$port" '.net.ports[] | select(.port == $p and .role == "client") | .response_p50_us' "$OUT")"
 	echo "client p50: dbtrace $got us, the client's own $(load_field_of client p50_us) us"
 	within_pct "$got" "$(load_field_of client p50_us)" 25
