@@ -84,14 +84,16 @@ make_loop() {
 	got="$(class_time 'locker-*' '.time.futex.top_addresses[0].blocked_share_pct')"
 	echo "locker-*'s top futex word: ${got}% of its blocked time"
 	within_abs "$got" 100 10
-	# each wait is for a holder's 2 ms (or two: three take turns), so the
-	# fine wait histogram's median is in the milliseconds; a unit slip
-	# (µs for ns) or an empty histogram falls outside
+	# each wait is for a holder's 2 ms (or two: three take turns), and
+	# for the holder to get a CPU among the load's other classes (and
+	# whatever else runs on a shared machine: 4.95 ms seen), so the fine
+	# wait histogram's median is in the milliseconds; a unit slip (µs for
+	# ns, a factor 1000) or an empty histogram falls outside
 	got="$(class_time 'locker-*' '.time.futex.wait_p50_us')"
 	n="$(class_time 'locker-*' '.time.futex.wait_hist.count')"
 	echo "locker-*'s futex waits: $n, p50 ${got} µs"
 	[ "$n" -gt 0 ]
-	within_abs "$got" 2500 2000
+	within_abs "$got" 5000 4500
 	jq -e --argjson pid "$(cat "$OUT.pid")" \
 		'[.findings[] | select(.id == "lock_contention" and .pid == $pid and .class == "locker-*")] | length > 0' "$OUT"
 	[ "$failed" -eq 0 ]
