@@ -31,9 +31,10 @@
  *
  * Kernel fields read: task_struct pid, tgid, comm, group_leader, nvcsw,
  * nivcsw, start_time, __state, se.sum_exec_runtime, se.nr_migrations,
- * sched_info.run_delay; for the blocked time (bpf/sched_blocked.bpf.h)
- * flags, in_iowait, the saved pt_regs, files for read on a socket, and
- * se.cfs_rq->rq->clock (the runqueue clock the blocks are timed by).
+ * sched_info.run_delay, utime, stime; for the blocked time
+ * (bpf/sched_blocked.bpf.h) flags, in_iowait, the saved pt_regs, files for
+ * read on a socket, and se.cfs_rq->rq->clock (the runqueue clock the
+ * blocks are timed by).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -161,6 +162,8 @@ static __always_inline struct dbt_sched_thread *thread_of(struct task_struct *t,
 		th->base_vol = KREAD(typed, t, nvcsw);
 		th->base_invol = KREAD(typed, t, nivcsw);
 		th->base_migrations = KREAD(typed, t, se.nr_migrations);
+		th->base_utime_ns = KREAD(typed, t, utime);
+		th->base_stime_ns = KREAD(typed, t, stime);
 	}
 	return th;
 }
@@ -310,6 +313,7 @@ static __always_inline struct dbt_sched_thread *record_of(struct task_struct *t,
 		BPF_CORE_READ_STR_INTO(&th->pcomm, t, group_leader, comm);
 		th->base_oncpu_ns = th->base_runq_ns = th->base_vol = th->base_invol = 0;
 		th->base_migrations = 0;
+		th->base_utime_ns = th->base_stime_ns = 0;
 		th->sirq_ns = th->net_sirq_ns = 0;
 		th->runq_ns = 0;
 		th->runq_staged = th->runq_flushed = 0;
@@ -353,6 +357,9 @@ static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, __u32 
 	th->vol = KREAD(typed, prev, nvcsw) - th->base_vol;
 	th->invol = KREAD(typed, prev, nivcsw) - th->base_invol;
 	th->migrations = KREAD(typed, prev, se.nr_migrations) - th->base_migrations;
+	/* user/system: the kernel's split of the same runtime */
+	th->utime_ns = KREAD(typed, prev, utime) - th->base_utime_ns;
+	th->stime_ns = KREAD(typed, prev, stime) - th->base_stime_ns;
 	/* names change after the first sight (exec, then
 	 * pthread_setname_np): the name it ran under, refreshed as it
 	 * leaves the CPU, keeps every thread's class right */

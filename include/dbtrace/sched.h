@@ -96,15 +96,23 @@ struct dbt_sched_thread {
 	__u64 sirq_ns, net_sirq_ns;
 	/* the kernel's values when first seen, subtracted from the above */
 	__u64 base_oncpu_ns, base_runq_ns, base_vol, base_invol, base_migrations;
+	/* task->utime and task->stime, less their values when first seen
+	 * (base_utime_ns, base_stime_ns): under tick accounting samples of
+	 * whole ticks, not times, so user space takes only their ratio, to
+	 * split oncpu_ns into user and system as the kernel's
+	 * cputime_adjust() does for /proc */
+	__u64 utime_ns, stime_ns;
 	/* run-queue waits held: runq_stage[i % DBT_SCHED_RUNQ_STAGE] for
 	 * runq_flushed <= i < runq_staged; runq_flushed moves only by a
 	 * compare-and-swap, so the switch and the iterator never add a
 	 * wait twice */
 	__u16 runq_stage[DBT_SCHED_RUNQ_STAGE];
 	__u32 runq_staged, runq_flushed;
-	/* what every switch-out touches comes above, in few cache lines */
-	char pcomm[16];               /* the process's (group leader's) comm */
+	/* what every switch-out touches comes above, in few cache lines
+	 * (with ival; what comes after it is written at first sight only) */
 	struct dbt_sched_ival ival[2];
+	char pcomm[16];               /* the process's (group leader's) comm */
+	__u64 base_utime_ns, base_stime_ns;
 	/* blocked time by reason (bpf/sched_blocked.bpf.h) */
 	struct dbt_sched_blocked blk;
 };

@@ -63,6 +63,22 @@ static json_object *futex(const struct class_time *t, const __u64 *hist)
 	return o;
 }
 
+/* The oncpu state's user and system parts (inside it, not states of
+ * their own); null when the kernel counted no tick of the class. */
+static json_object *oncpu_split(const struct class_time *t)
+{
+	json_object *o;
+
+	if (!t->oncpu_user_ns && !t->oncpu_sys_ns)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "user_pct", num(t->oncpu_user_pct));
+	json_object_object_add(o, "system_pct", num(t->oncpu_sys_pct));
+	json_object_object_add(o, "user_seconds", num((double)t->oncpu_user_ns / 1e9));
+	json_object_object_add(o, "system_seconds", num((double)t->oncpu_sys_ns / 1e9));
+	return o;
+}
+
 void capture_time_write(json_object *o, const struct class_time *t, const __u64 *futex_hist)
 {
 	json_object *time, *pct, *sec;
@@ -83,6 +99,7 @@ void capture_time_write(json_object *o, const struct class_time *t, const __u64 
 	json_object_object_add(time, "thread_seconds", num((double)t->thread_ns / 1e9));
 	json_object_object_add(time, "share_pct", pct);
 	json_object_object_add(time, "seconds", sec);
+	json_object_object_add(time, "oncpu_split", oncpu_split(t));
 	json_object_object_add(time, "sum_pct", num(t->sum_pct));
 	json_object_object_add(time, "residual_pct", num(t->residual_pct));
 	json_object_object_add(time, "futex", t->n_futex || t->ns[CT_FUTEX] ? futex(t, futex_hist) : NULL);
@@ -163,6 +180,9 @@ void capture_time_read(json_object *o, struct class_time *t)
 			t->sys_ns[t->n_sys++] = ns_of(member_num(s, "seconds"));
 		}
 	read_futex(member_obj(time, "futex"), t);
+	/* the split's seconds have the ratio of the ticks it was made from */
+	t->tick_user_ns = ns_of(member_num(member_obj(time, "oncpu_split"), "user_seconds"));
+	t->tick_sys_ns = ns_of(member_num(member_obj(time, "oncpu_split"), "system_seconds"));
 	class_time_finish(t);
 	/* not derived by class_time_finish: the model takes them from the
 	 * class's fine histogram, a capture from what it wrote */

@@ -153,6 +153,8 @@ static int take_one(struct sched_collector *c, struct sched_snapshot *snap,
 	t->sirq_ns = tv->sirq_ns;
 	t->net_sirq_ns = tv->net_sirq_ns;
 	t->base_oncpu_ns = tv->base_oncpu_ns;
+	t->utime_ns = tv->utime_ns;
+	t->stime_ns = tv->stime_ns;
 	class_time_blk_from(&t->blk, &tv->blk);
 	if (t->blk.since_ns)
 		t->blk.since_ns += (uint64_t)c->mono_minus_rq_ns;

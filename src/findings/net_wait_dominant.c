@@ -10,6 +10,7 @@ void netwait_config_default(struct netwait_config *cfg)
 	cfg->client_p99_us = 5000;
 	cfg->server_ratio = 0.5;
 	cfg->wakeups_per_request = 0.5;
+	cfg->min_requests = 20;
 }
 
 static const struct net_port_stats *row(const struct net_interval *ni, uint16_t port, int role)
@@ -30,7 +31,8 @@ static const struct net_port_stats *slow_port(const struct net_interval *ni,
 	for (int i = 0; i < ni->n_ports; i++) {
 		const struct net_port_stats *c = &ni->ports[i], *s;
 
-		if (c->role != DBT_NET_CLIENT || !(c->resp_p99_us >= cfg->client_p99_us))
+		if (c->role != DBT_NET_CLIENT || c->requests < cfg->min_requests ||
+		    !(c->resp_p99_us >= cfg->client_p99_us))
 			continue;
 		s = row(ni, c->port, DBT_NET_SERVER);
 		if (!s || !(s->resp_p99_us <= cfg->server_ratio * c->resp_p99_us))

@@ -18,6 +18,12 @@ struct netwait_config {
 	double server_ratio;           /* default 0.5: the server's p99 at most this x the clients' */
 	double wakeups_per_request;    /* default 0.5: the class's voluntary switches per request
 	                                  of the port's server row, to be that server */
+	/* default 20: requests of the port's client row in the interval. A
+	 * p99 of a handful of requests is one slow request, and against a
+	 * handful of requests any thread that woke once (a listener in
+	 * accept, at the interval its clients connected) passes the
+	 * wakeups test */
+	uint64_t min_requests;
 };
 
 void netwait_config_default(struct netwait_config *cfg);

@@ -358,6 +358,8 @@ static void add_classes(struct prom_totals *t, const struct sched_interval *si)
 			e->v.runq.sum_s += (double)c->runq_ns / 1e9;
 			for (int s = 0; s < CT_STATES; s++)
 				e->v.state_s[s] += (double)c->time.ns[s] / 1e9;
+			e->v.user_s += (double)c->time.oncpu_user_ns / 1e9;
+			e->v.sys_s += (double)c->time.oncpu_sys_ns / 1e9;
 		}
 	}
 	slots_age(t->classes.live, t->classes.size, t->classes.n_live);

@@ -51,6 +51,9 @@ struct prom_class_total {
 	uint64_t vol, invol;           /* context switches */
 	struct prom_hist runq;
 	double state_s[CT_STATES];     /* the wall-time budget (model/class_time.h) */
+	/* the oncpu state's user and system parts, summed over the
+	 * intervals whose split was known */
+	double user_s, sys_s;
 };
 
 /* The loss family's counters of a port and role. */

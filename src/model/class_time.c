@@ -211,6 +211,8 @@ void class_time_thread(struct class_time *ct, const struct class_time_sample *a,
 		if (sirq > oncpu)
 			sirq = oncpu;
 	}
+	ct->tick_user_ns += counter_delta(a ? a->utime_ns : 0, b->utime_ns);
+	ct->tick_sys_ns += counter_delta(a ? a->stime_ns : 0, b->stime_ns);
 	ct->thread_ns += alive;
 	ct->ns[CT_ONCPU] += oncpu - sirq;
 	ct->ns[CT_SOFTIRQ] += sirq;
@@ -224,12 +226,36 @@ void class_time_add(struct class_time *a, const struct class_time *b)
 {
 	a->thread_ns += b->thread_ns;
 	a->residual_ns += b->residual_ns;
+	a->tick_user_ns += b->tick_user_ns;
+	a->tick_sys_ns += b->tick_sys_ns;
 	for (int s = 0; s < CT_STATES; s++)
 		a->ns[s] += b->ns[s];
 	for (int i = 0; i < b->n_sys; i++)
 		sys_add(a, b->sys_nr[i], b->sys_ns[i]);
 	for (int i = 0; i < b->n_futex; i++)
 		futex_add(a, b->futex_addr[i], b->futex_ns[i]);
+}
+
+/* The oncpu state by the ratio of the kernel's user and system ticks,
+ * the measured runtime being the total (cputime_adjust()'s rule: the
+ * ticks are samples, their sum is not a time). The run in progress at a
+ * snapshot, read from /proc/TID/schedstat, has no ticks of its own yet
+ * and follows the same ratio. No tick in the window: unknown, not 50/50. */
+static void split_oncpu(struct class_time *ct)
+{
+	uint64_t ticks = ct->tick_user_ns + ct->tick_sys_ns, oncpu = ct->ns[CT_ONCPU];
+	double all = (double)ct->thread_ns;
+
+	ct->oncpu_user_ns = ct->oncpu_sys_ns = 0;
+	ct->oncpu_user_pct = ct->oncpu_sys_pct = NAN;
+	if (!ticks || all <= 0)
+		return;
+	ct->oncpu_user_ns = (uint64_t)((double)oncpu * (double)ct->tick_user_ns / (double)ticks + 0.5);
+	if (ct->oncpu_user_ns > oncpu)
+		ct->oncpu_user_ns = oncpu;
+	ct->oncpu_sys_ns = oncpu - ct->oncpu_user_ns;
+	ct->oncpu_user_pct = 100.0 * (double)ct->oncpu_user_ns / all;
+	ct->oncpu_sys_pct = 100.0 * (double)ct->oncpu_sys_ns / all;
 }
 
 void class_time_finish(struct class_time *ct)
@@ -244,6 +270,7 @@ void class_time_finish(struct class_time *ct)
 			ct->blocked_pct += ct->pct[s];
 	}
 	ct->residual_pct = all > 0 ? 100.0 * (double)ct->residual_ns / all : NAN;
+	split_oncpu(ct);
 	if (all <= 0)
 		ct->blocked_pct = ct->sum_pct = NAN;
 	{

@@ -48,6 +48,15 @@ struct class_time {
 	uint64_t futex_addr[CLASS_TIME_FUTEXES];
 	uint64_t futex_ns[CLASS_TIME_FUTEXES];
 	int n_futex;
+	/* what the kernel's task->utime and task->stime grew by: under tick
+	 * accounting tick samples, so only their ratio is used */
+	uint64_t tick_user_ns, tick_sys_ns;
+	/* derived by class_time_finish: the oncpu state split into user and
+	 * system by that ratio, as cputime_adjust() splits the runtime for
+	 * /proc (so they sum to ns[CT_ONCPU]); 0 and 0 when neither grew:
+	 * the split is unknown, the percentages NAN */
+	uint64_t oncpu_user_ns, oncpu_sys_ns;
+	double oncpu_user_pct, oncpu_sys_pct;
 	/* derived by class_time_finish: % of thread_ns (NAN when 0) */
 	double pct[CT_STATES];
 	double blocked_pct, sum_pct, residual_pct;
@@ -77,6 +86,7 @@ struct class_time_sample {
 	uint64_t mono_ns;
 	uint64_t oncpu_ns, runq_ns, sirq_ns;   /* sirq_ns is part of oncpu_ns */
 	const struct class_time_blk *blk;
+	uint64_t utime_ns, stime_ns;           /* the kernel's task->utime, task->stime */
 };
 
 /* "oncpu", "runqueue", "softirq", "futex", ... */
@@ -93,7 +103,8 @@ uint64_t class_time_blocked_ns(const struct class_time_sample *s, int r);
 void class_time_thread(struct class_time *ct, const struct class_time_sample *a,
 		       const struct class_time_sample *b, uint64_t start_mono_ns);
 void class_time_add(struct class_time *a, const struct class_time *b);
-/* The shares, and the syscalls sorted by seconds, highest first. */
+/* The shares, the oncpu state's user/system split, and the syscalls
+ * sorted by seconds, highest first. */
 void class_time_finish(struct class_time *ct);
 
 #endif

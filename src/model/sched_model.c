@@ -281,7 +281,8 @@ static int class_add(struct sched_class_stats *a, const struct sched_class_stats
 static struct class_time_sample time_sample(const struct sched_snapshot *s,
 					    const struct sched_thread_sample *t)
 {
-	return (struct class_time_sample){ s->mono_ns, t->oncpu_ns, t->runq_ns, t->sirq_ns, &t->blk };
+	return (struct class_time_sample){ s->mono_ns, t->oncpu_ns, t->runq_ns, t->sirq_ns, &t->blk,
+					   t->utime_ns, t->stime_ns };
 }
 
 static void thread_add(struct sched_class_stats *c, const struct sched_snapshot *prev,

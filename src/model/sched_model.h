@@ -26,6 +26,7 @@ struct sched_thread_sample {
 	/* the kernel's on-CPU total when dbtrace first saw it (0: born
 	 * since): /proc's running total minus this is oncpu_ns */
 	uint64_t base_oncpu_ns;
+	uint64_t utime_ns, stime_ns;   /* the kernel's user/system ticks (model/class_time.h) */
 	struct class_time_blk blk;     /* blocked time by reason (model/class_time.h) */
 };
 

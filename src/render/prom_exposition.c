@@ -244,6 +244,22 @@ static void render_classes(const struct prom_totals *t, FILE *f)
 			sample(f, "dbtrace_class_state_seconds_total", &l, c->state_s[s]);
 		}
 	}
+	family(f, "dbtrace_class_oncpu_mode_seconds_total", "counter",
+	       "The oncpu state of a thread class split into user and system time by the kernel's "
+	       "utime/stime ticks (inside state=\"oncpu\", not added to it; intervals without a "
+	       "tick are not split).");
+	for (int i = 0; i <= n; i++) {
+		const struct prom_class_total *c = prom_totals_class(t, i);
+
+		if (!c)
+			continue;
+		class_labels(&l, c, i == n);
+		lset_add(&l, "mode", "user");
+		sample(f, "dbtrace_class_oncpu_mode_seconds_total", &l, c->user_s);
+		class_labels(&l, c, i == n);
+		lset_add(&l, "mode", "system");
+		sample(f, "dbtrace_class_oncpu_mode_seconds_total", &l, c->sys_s);
+	}
 }
 
 static void port_labels(struct lset *l, const struct prom_port_total *p, bool other)

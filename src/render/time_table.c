@@ -19,6 +19,8 @@ static const struct class_time *tm(const void *r)
 static double get_pid(const void *r) { return ((const struct class_row *)r)->proc->pid; }
 static double get_threads(const void *r) { return ((const struct class_row *)r)->cls->threads; }
 static double get_oncpu(const void *r) { return tm(r)->pct[CT_ONCPU]; }
+static double get_user(const void *r) { return tm(r)->oncpu_user_pct; }
+static double get_sys(const void *r) { return tm(r)->oncpu_sys_pct; }
 static double get_runq(const void *r) { return tm(r)->pct[CT_RUNQ]; }
 static double get_sirq(const void *r) { return tm(r)->pct[CT_SOFTIRQ]; }
 static double get_blocked(const void *r) { return tm(r)->blocked_pct; }
@@ -35,6 +37,10 @@ static const struct table_col columns[] = {
 	{ 0, "CLASS", 20, TABLE_LEFT, COL_TEXT, 0, NULL },
 	{ 't', "THR", 5, TABLE_RIGHT, COL_NUM, 0, get_threads },
 	{ 'o', "%ONCPU", 6, TABLE_RIGHT, COL_NUM, 1, get_oncpu },
+	/* inside %ONCPU, not added to the sum; '-' when the kernel counted
+	 * no tick of the class (model/class_time.h) */
+	{ 'u', "%USR", 5, TABLE_RIGHT, COL_NUM, 1, get_user },
+	{ 'y', "%SYS", 5, TABLE_RIGHT, COL_NUM, 1, get_sys },
 	{ 'r', "%RUNQ", 6, TABLE_RIGHT, COL_NUM, 1, get_runq },
 	{ 's', "%SIRQ", 6, TABLE_RIGHT, COL_NUM, 1, get_sirq },
 	{ 'b', "%BLOCK", 6, TABLE_RIGHT, COL_NUM, 1, get_blocked },
@@ -60,7 +66,7 @@ bool time_table_valid_key(char key)
 
 const char *time_table_key_help(void)
 {
-	return "sort: p pid  t threads  o on-CPU  r runq  s softirq  b blocked  f futex  n net  d disk  "
+	return "sort: p pid  t threads  o on-CPU  u user  y system  r runq  s softirq  b blocked  f futex  n net  d disk  "
 	       "z sleep  x other syscalls  k kernel   v net view  q quit";
 }
 

@@ -8,7 +8,12 @@
  *   feed        the feeder of both: nanosleep
  *   diskrd      O_DIRECT 4 KiB reads at random offsets of PATH: disk
  *
- * usage: time_classes [-d SECONDS] PATH
+ * usage: time_classes [-d SECONDS] [-c NAME,...] [-b BYTES] PATH
+ * -c runs only the classes named (recv and piperd need feed too); a
+ * finding's test runs the class built for it beside one that must not
+ * trigger it. -b is diskrd's read size (a multiple of 4096; default
+ * 4096): the larger, the longer each read waits for the loop device's
+ * worker to copy it, and the larger diskrd's disk share.
  * PATH is a block device (a loop device works on any file system, tmpfs
  * too), read as it is, or a directory on a disk, where a file is written.
  * Prints its pid, runs for SECONDS, then one line per class:
@@ -47,6 +52,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int sock[2], pipe_fds[2];
 static int disk_fd;
 static off_t disk_blocks;
+static size_t disk_read = BLOCK;   /* -b */
 
 /* One thread's own account. */
 struct account {
@@ -208,14 +214,16 @@ static void run_disk(struct account *a)
 	void *buf;
 	unsigned int seed = 1;
 
-	if (posix_memalign(&buf, BLOCK, BLOCK))
-		die("posix_memalign");
+	off_t span = disk_blocks - (off_t)(disk_read / BLOCK) + 1;
+
+	if (span < 1 || posix_memalign(&buf, BLOCK, disk_read))
+		die("-b: larger than PATH, or no memory");
 	while (!atomic_load(&stop)) {
-		off_t off = (off_t)rand_r(&seed) % disk_blocks * BLOCK;
+		off_t off = (off_t)rand_r(&seed) % span * BLOCK;
 		struct call c;
 
 		call_begin(&c);
-		if (pread(disk_fd, buf, BLOCK, off) != BLOCK)
+		if (pread(disk_fd, buf, disk_read, off) != (ssize_t)disk_read)
 			die("pread O_DIRECT");
 		call_end(&c, a);
 	}
@@ -283,6 +291,34 @@ static void open_disk(const char *dir)
 	disk_blocks = FILE_BYTES / BLOCK;
 }
 
+/* Keeps the jobs of the classes named in the comma-separated list
+ * (in their order), returns how many. */
+static int keep_classes(struct job *jobs, int n, const char *list)
+{
+	int kept = 0;
+
+	for (int i = 0; i < n; i++) {
+		const char *cls = jobs[i].a.cls;
+		size_t len = strcspn(cls, "*");   /* locker-* is named "locker-" or "locker" */
+		const char *p = list;
+
+		while (*p) {
+			size_t w = strcspn(p, ",");
+
+			if (w && w <= len && !strncmp(p, cls, w) && (w == len || (w == len - 1 && cls[w] == '-'))) {
+				jobs[kept++] = jobs[i];
+				break;
+			}
+			p += w + (p[w] == ',');
+		}
+	}
+	if (!kept) {
+		fprintf(stderr, "time_classes: no class in -c %s\n", list);
+		exit(2);
+	}
+	return kept;
+}
+
 int main(int argc, char **argv)
 {
 	struct job jobs[] = {
@@ -296,22 +332,30 @@ int main(int argc, char **argv)
 		{ .a = { .cls = "feed", .state = "sleep" }, .name = "feed", .run = run_feed },
 		{ .a = { .cls = "diskrd", .state = "disk" }, .name = "diskrd", .run = run_disk },
 	};
-	const int n = sizeof(jobs) / sizeof(jobs[0]);
+	int n = sizeof(jobs) / sizeof(jobs[0]);
 	pthread_t tid[sizeof(jobs) / sizeof(jobs[0])];
+	const char *only = NULL;
 	double seconds = 5;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "d:")) != -1) {
-		if (opt != 'd') {
-			fprintf(stderr, "usage: time_classes [-d SECONDS] PATH\n");
+	while ((opt = getopt(argc, argv, "d:c:b:")) != -1) {
+		if (opt == 'd') {
+			seconds = atof(optarg);
+		} else if (opt == 'b' && atol(optarg) >= BLOCK && atol(optarg) % BLOCK == 0) {
+			disk_read = (size_t)atol(optarg);
+		} else if (opt == 'c') {
+			only = optarg;
+		} else {
+			fprintf(stderr, "usage: time_classes [-d SECONDS] [-c NAME,...] [-b BYTES] PATH\n");
 			return 2;
 		}
-		seconds = atof(optarg);
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: time_classes [-d SECONDS] PATH\n");
+		fprintf(stderr, "usage: time_classes [-d SECONDS] [-c NAME,...] [-b BYTES] PATH\n");
 		return 2;
 	}
+	if (only)
+		n = keep_classes(jobs, n, only);
 	open_disk(argv[optind]);
 	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sock) || pipe(pipe_fds))
 		die("socketpair");

@@ -18,7 +18,19 @@
 static struct class_time_sample at(uint64_t mono, uint64_t oncpu, uint64_t runq, uint64_t sirq,
 				   const struct class_time_blk *b)
 {
-	return (struct class_time_sample){ mono, oncpu, runq, sirq, b };
+	return (struct class_time_sample){ .mono_ns = mono, .oncpu_ns = oncpu, .runq_ns = runq,
+					   .sirq_ns = sirq, .blk = b };
+}
+
+/* The same, with the kernel's user and system tick totals. */
+static struct class_time_sample ticked(uint64_t mono, uint64_t oncpu, uint64_t sirq,
+				       const struct class_time_blk *b, uint64_t utime, uint64_t stime)
+{
+	struct class_time_sample s = at(mono, oncpu, 0, sirq, b);
+
+	s.utime_ns = utime;
+	s.stime_ns = stime;
+	return s;
 }
 
 static void assert_pct(double got, double want)
@@ -153,6 +165,81 @@ static void test_syscalls_behind_pipe_other(void **state)
 	assert_int_equal(ct.thread_ns, 2000 * MS);
 }
 
+/* The oncpu state (its softirq part taken out) is split by the ratio of
+ * the ticks that grew in the window, not by the ticks themselves: 300 ms
+ * of user ticks and 100 of system over a measured 380 ms make 285 + 95,
+ * which sum to the state (the ticks' own sum, 400 ms, is not a time). */
+static void test_oncpu_split_by_tick_ratio(void **state)
+{
+	struct class_time_blk a = { .seen_ns = 1 }, b = a;
+	struct class_time ct = { 0 };
+	struct class_time_sample sa, sb;
+
+	b.ns[DBT_BLK_SLEEP] = 600 * MS;
+	sa = ticked(T0, 0, 0, &a, 40 * MS, 8 * MS);
+	sb = ticked(T1, 400 * MS, 20 * MS, &b, 340 * MS, 108 * MS);
+	class_time_thread(&ct, &sa, &sb, T0);
+	class_time_finish(&ct);
+	assert_int_equal(ct.ns[CT_ONCPU], 380 * MS);
+	assert_int_equal(ct.oncpu_user_ns, 285 * MS);
+	assert_int_equal(ct.oncpu_sys_ns, 95 * MS);
+	assert_pct(ct.oncpu_user_pct, 28.5);
+	assert_pct(ct.oncpu_sys_pct, 9.5);
+	/* inside oncpu: the states' sum is unchanged */
+	assert_pct(ct.sum_pct, 100);
+}
+
+/* On CPU but no tick counted in the window (short runs between ticks,
+ * or a thread running through the whole window, whose ticks are read at
+ * its switch-outs): the split is unknown, not invented. */
+static void test_oncpu_split_unknown_without_ticks(void **state)
+{
+	struct class_time_blk a = { .seen_ns = 1 }, b = a;
+	struct class_time ct = { 0 };
+	struct class_time_sample sa, sb;
+
+	b.ns[DBT_BLK_NET] = 990 * MS;
+	sa = ticked(T0, 0, 0, &a, 4 * MS, 4 * MS);
+	sb = ticked(T1, 10 * MS, 0, &b, 4 * MS, 4 * MS);
+	class_time_thread(&ct, &sa, &sb, T0);
+	class_time_finish(&ct);
+	assert_pct(ct.pct[CT_ONCPU], 1);
+	assert_int_equal(ct.oncpu_user_ns + ct.oncpu_sys_ns, 0);
+	assert_true(isnan(ct.oncpu_user_pct));
+	assert_true(isnan(ct.oncpu_sys_pct));
+}
+
+/* All user, all system: the kernel's own edge cases (cputime_adjust()
+ * gives the whole runtime to the side that ticked). And over threads,
+ * classes and intervals the ticks add up and the ratio is taken once,
+ * over the sum: a thread all in user space and one all in the kernel
+ * with equal runtimes make half and half. */
+static void test_oncpu_split_over_threads(void **state)
+{
+	struct class_time_blk a = { .seen_ns = 1 }, b = a;
+	struct class_time user = { 0 }, sys = { 0 };
+	struct class_time_sample sa, sb, sc;
+
+	b.ns[DBT_BLK_SLEEP] = 500 * MS;
+	sa = ticked(T0, 0, 0, &a, 0, 0);
+	sb = ticked(T1, 500 * MS, 0, &b, 496 * MS, 0);
+	sc = ticked(T1, 500 * MS, 0, &b, 0, 504 * MS);
+	class_time_thread(&user, &sa, &sb, T0);
+	class_time_thread(&sys, &sa, &sc, T0);
+	class_time_finish(&user);
+	class_time_finish(&sys);
+	assert_pct(user.oncpu_user_pct, 50);
+	assert_pct(user.oncpu_sys_pct, 0);
+	assert_pct(sys.oncpu_user_pct, 0);
+	assert_pct(sys.oncpu_sys_pct, 50);
+	class_time_add(&user, &sys);
+	class_time_finish(&user);
+	assert_int_equal(user.thread_ns, 2000 * MS);
+	assert_int_equal(user.oncpu_user_ns + user.oncpu_sys_ns, 1000 * MS);
+	assert_pct(user.oncpu_user_pct, 100.0 * 0.5 * 496 / 1000);
+	assert_pct(user.oncpu_sys_pct, 100.0 * 0.5 * 504 / 1000);
+}
+
 static void test_names(void **state)
 {
 	assert_string_equal(class_state_name(CT_PIPE_OTHER), "pipe_other");
@@ -175,6 +262,9 @@ int main(void)
 		cmocka_unit_test(test_born_and_gone_inside_the_window),
 		cmocka_unit_test(test_overrun_is_capped),
 		cmocka_unit_test(test_syscalls_behind_pipe_other),
+		cmocka_unit_test(test_oncpu_split_by_tick_ratio),
+		cmocka_unit_test(test_oncpu_split_unknown_without_ticks),
+		cmocka_unit_test(test_oncpu_split_over_threads),
 		cmocka_unit_test(test_names),
 	};
 

@@ -120,6 +120,8 @@ static void test_counters_are_sums(void **state)
 		c->runq_hist[dbt_hist_bucket(1500000)] = 2;        /* 1.5 ms */
 		c->runq_hist[DBT_HIST_BUCKETS - 1] = 1;            /* open above */
 		c->time.ns[CT_FUTEX] = 400000000;                  /* 0.4 s blocked on futexes */
+		c->time.oncpu_user_ns = 300000000;                 /* of its oncpu state: 0.3 s user */
+		c->time.oncpu_sys_ns = 100000000;                  /* and 0.1 s system */
 		assert_int_equal(prom_totals_add(st, &w.iv), 0);
 	}
 	scrape(st, &s, &text);
@@ -141,6 +143,9 @@ static void test_counters_are_sums(void **state)
 	assert_true(near(value(&s, "dbtrace_class_state_seconds_total{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",state=\"futex\"}"), 0.8));
 	assert_true(near(value(&s, "dbtrace_class_state_seconds_total{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",state=\"net\"}"), 0));
 	assert_int_equal(count_prefix(&s, "dbtrace_class_state_seconds_total{pid=\"42\""), CT_STATES);
+	/* the oncpu state's user and system parts, summed like the states */
+	assert_true(near(value(&s, "dbtrace_class_oncpu_mode_seconds_total{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",mode=\"user\"}"), 0.6));
+	assert_true(near(value(&s, "dbtrace_class_oncpu_mode_seconds_total{pid=\"42\",comm=\"mysqld\",class=\"mysqld\",mode=\"system\"}"), 0.2));
 	/* 22 finite buckets + Inf + sum + count */
 	assert_int_equal(count_prefix(&s, "dbtrace_class_runqueue_delay_seconds"), 25);
 	/* the exporter itself */
@@ -406,7 +411,7 @@ static void test_every_family_typed_once(void **state)
 			fail_msg("no TYPE line for %s", s.s[i].key);
 		assert_null(strstr(first + 1, want));
 	}
-	assert_int_equal(s.families, 37);   /* 22 (with the groups gauge and the budget), and the loss family's 15 */
+	assert_int_equal(s.families, 38);   /* 23 (with the groups gauge, the budget and its oncpu split), and the loss family's 15 */
 	assert_non_null(strstr(text, "class=\"x\\\"y\""));
 	assert_non_null(strstr(text, "dbtrace_group_processes{pid=\"1\",comm=\"x\\\"y\"} 9\n"));
 	free(s.s);
