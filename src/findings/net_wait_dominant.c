@@ -76,8 +76,8 @@ static void describe(struct finding *f, const struct sched_proc_stats *p,
 }
 
 int net_wait_dominant_check(const struct sched_interval *si, const struct net_interval *ni,
-			    const struct netwait_config *cfg, int interval_index,
-			    struct finding_list *out)
+			    const struct netwait_config *cfg, netwait_serves_fn serves,
+			    void *serves_arg, int interval_index, struct finding_list *out)
 {
 	const struct net_port_stats *server = NULL, *client = slow_port(ni, cfg, &server);
 
@@ -96,6 +96,9 @@ int net_wait_dominant_check(const struct sched_interval *si, const struct net_in
 			/* the port's server: it wakes about once per request (a
 			 * daemon idling in poll elsewhere does not) */
 			if (!(c->vol_per_s >= cfg->wakeups_per_request * server->requests_per_s))
+				continue;
+			/* the port's client waits for each reply the same way */
+			if (serves && serves(p->pid, client->port, serves_arg) == 0)
 				continue;
 			memset(&f, 0, sizeof(f));
 			describe(&f, p, c, client, server, si->dt_s);

@@ -1,4 +1,5 @@
 #include "session/judge.h"
+#include "sysinfo/port_socket.h"
 #include "sysinfo/proc_status.h"
 
 #include <string.h>
@@ -99,6 +100,34 @@ static int judge_loss(struct judge *j, const struct tick *t, int index)
 	return err;
 }
 
+#define JUDGE_SERVES_KEEP 10
+
+/* netwait_serves_fn over /proc, with the answers kept a while: a class
+ * that fires does so interval after interval. */
+static int serves_port(int pid, uint16_t port, void *arg)
+{
+	struct judge *j = arg;
+	struct judge_serves *s = NULL;
+	int n = (int)(sizeof(j->serves) / sizeof(j->serves[0]));
+
+	for (int i = 0; i < j->n_serves; i++)
+		if (j->serves[i].pid == pid && j->serves[i].port == port)
+			s = &j->serves[i];
+	if (!s && j->n_serves < n)
+		s = &j->serves[j->n_serves++];
+	if (!s)   /* full: the oldest answer makes room */
+		for (int i = 0; i < n; i++)
+			if (!s || j->serves[i].read_at < s->read_at)
+				s = &j->serves[i];
+	if (s->pid != pid || s->port != port || j->index - s->read_at >= JUDGE_SERVES_KEEP) {
+		s->pid = pid;
+		s->port = port;
+		s->answer = proc_serves_port("", pid, port);
+		s->read_at = j->index;
+	}
+	return s->answer;
+}
+
 int judge_tick(struct judge *j, struct tick *t, const struct cpu_row *rows, int ncpus,
 	       const struct clock_fn_table *fns, int index, struct finding_list *run)
 {
@@ -106,6 +135,7 @@ int judge_tick(struct judge *j, struct tick *t, const struct cpu_row *rows, int 
 	int err = 0;
 
 	findings_clear(&j->now);
+	j->index = index;
 	if (si) {
 		fill_allowed_cpus(j, si, index);
 		err = oversubscription_check(si, &j->oversub, index, &j->now);
@@ -114,7 +144,8 @@ int judge_tick(struct judge *j, struct tick *t, const struct cpu_row *rows, int 
 		if (!err)
 			err = io_bound_check(si, &j->iobound, index, &j->now);
 		if (!err && t->have_net)
-			err = net_wait_dominant_check(si, &t->net, &j->netwait, index, &j->now);
+			err = net_wait_dominant_check(si, &t->net, &j->netwait, serves_port, j, index,
+						      &j->now);
 	}
 	if (!err && t->have_clock)
 		err = gettimeofday_hotspot_check(&t->clock, fns, &j->clock_env, &j->gtod, index,

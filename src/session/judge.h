@@ -43,6 +43,12 @@ struct judge {
 	struct iobound_config iobound;
 	struct netwait_config netwait;
 	struct misbinding mis;         /* NIC layout read once, target CPUs cached */
+	/* net_wait_dominant's question (sysinfo/port_socket.h), asked only
+	 * of a class that passed its other tests, answered from /proc and
+	 * kept JUDGE_SERVES_KEEP intervals */
+	struct judge_serves { int pid; uint16_t port; int answer; int read_at; } serves[16];
+	int n_serves;
+	int index;                     /* the tick being judged */
 	int pids[DBT_MAX_PIDS];        /* -p: the misbinding targets */
 	int n_pids;
 	struct finding_list now;       /* the last tick's findings */

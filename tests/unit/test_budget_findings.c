@@ -109,6 +109,13 @@ static void test_io_bound(void **state)
 	findings_free(&l);
 }
 
+/* A fake of the /proc question: only pid *arg serves. */
+static int serves_only(int pid, uint16_t port, void *arg)
+{
+	(void)port;
+	return pid == *(int *)arg;
+}
+
 static void test_net_wait_dominant(void **state)
 {
 	struct sched_class_stats c[] = {
@@ -129,20 +136,32 @@ static void test_net_wait_dominant(void **state)
 	c[1].vol_per_s = 3;
 	iv = one_proc(&p, c, 2);
 	netwait_config_default(&cfg);
-	assert_int_equal(net_wait_dominant_check(&iv, &ni, &cfg, 0, &l), 0);
+	assert_int_equal(net_wait_dominant_check(&iv, &ni, &cfg, NULL, NULL, 0, &l), 0);
 	assert_int_equal(l.n, 1);
 	assert_string_equal(l.items[0].id, "net_wait_dominant");
 	assert_string_equal(l.items[0].class_name, "conn");
 	assert_true(ev(&l.items[0], "port")->num == 5432);
 	assert_true(ev(&l.items[0], "client_resp_p99_us")->num == 12000);
 	findings_free(&l);
+	/* the same numbers in a process that does not hold the port (its
+	 * client, waiting in recv() for each reply): not the server */
+	{
+		int other = p.pid + 1;
+
+		assert_int_equal(net_wait_dominant_check(&iv, &ni, &cfg, serves_only, &other, 0, &l), 0);
+		assert_int_equal(l.n, 0);
+		other = p.pid;
+		assert_int_equal(net_wait_dominant_check(&iv, &ni, &cfg, serves_only, &other, 0, &l), 0);
+		assert_int_equal(l.n, 1);
+		findings_free(&l);
+	}
 	/* a handful of requests (clients connecting late in the interval):
 	 * their p99 is one request, and a thread that woke once passes the
 	 * wakeups test against them */
 	ports[1].requests = 19;
 	ports[0].requests_per_s = ports[1].requests_per_s = 19;
 	c[1].vol_per_s = 10;
-	assert_int_equal(net_wait_dominant_check(&iv, &ni, &cfg, 0, &l), 0);
+	assert_int_equal(net_wait_dominant_check(&iv, &ni, &cfg, NULL, NULL, 0, &l), 0);
 	assert_int_equal(l.n, 0);
 	ports[1].requests = 2000;
 	ports[0].requests_per_s = ports[1].requests_per_s = 2000;
@@ -150,12 +169,12 @@ static void test_net_wait_dominant(void **state)
 	findings_free(&l);
 	/* the server as slow as its clients see it: the database's own time */
 	ports[0].resp_p99_us = 11000;
-	assert_int_equal(net_wait_dominant_check(&iv, &ni, &cfg, 0, &l), 0);
+	assert_int_equal(net_wait_dominant_check(&iv, &ni, &cfg, NULL, NULL, 0, &l), 0);
 	assert_int_equal(l.n, 0);
 	/* no client side on this host: not judged */
 	ports[0].resp_p99_us = 400;
 	ni.n_ports = 1;
-	assert_int_equal(net_wait_dominant_check(&iv, &ni, &cfg, 0, &l), 0);
+	assert_int_equal(net_wait_dominant_check(&iv, &ni, &cfg, NULL, NULL, 0, &l), 0);
 	assert_int_equal(l.n, 0);
 	findings_free(&l);
 }
