@@ -227,7 +227,10 @@ make_loop() {
 	local port=5433 pid f got srv_net load="$REPO/tests/bats/helpers/net_wait_load.py"
 	OUT="$SCRATCH/run.json"
 	# both sides start inside the capture: nw_idle blocks once, in its
-	# first interval, and is seen doing so
+	# first interval, and is seen doing so. Server and client are two
+	# python3 children of one shell, which --group-by parent makes one
+	# group: apart, as a database and its benchmark client are
+	CAPTURE_OPTS=(--group-by pid)
 	capture_around "$OUT" 9 bash -c "ip netns exec $NSB python3 $load server 10.233.0.2 $port 4 >$SCRATCH/server.out &
 		echo \$! >$SCRATCH/server.pid
 		for i in \$(seq 300); do grep -q listening $SCRATCH/server.out && break; sleep 0.1; done
