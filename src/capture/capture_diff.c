@@ -305,18 +305,37 @@ static double class_value(const struct sched_class_stats *c, int k)
  * blocks less may just have less to wait for. */
 static const struct spec time_spec = { NULL, NEUTRAL, 3, 0.10 };
 
+/* Past the states: the blocked sum, then oncpu's user and system parts
+ * (NAN where the split is unknown). */
+enum { TIME_BLOCKED = CT_STATES, TIME_ONCPU_USER, TIME_ONCPU_SYSTEM, TIME_ROWS };
+
 static double time_value(const struct sched_class_stats *c, int s)
 {
 	if (!c || !c->time.thread_ns)
 		return NAN;
-	return s < CT_STATES ? c->time.pct[s] : c->time.blocked_pct;
+	switch (s) {
+	case TIME_BLOCKED: return c->time.blocked_pct;
+	case TIME_ONCPU_USER: return c->time.oncpu_user_pct;
+	case TIME_ONCPU_SYSTEM: return c->time.oncpu_sys_pct;
+	default: return c->time.pct[s];
+	}
+}
+
+static const char *time_metric(int s)
+{
+	switch (s) {
+	case TIME_BLOCKED: return "blocked";
+	case TIME_ONCPU_USER: return "oncpu_user";
+	case TIME_ONCPU_SYSTEM: return "oncpu_system";
+	default: return class_state_name(s);
+	}
 }
 
 static int time_rows(struct capture_diff *d, const struct pair *p)
 {
 	int err = 0;
 
-	for (int s = 0; s <= CT_STATES && !err; s++) {
+	for (int s = 0; s < TIME_ROWS && !err; s++) {
 		char metric[32];
 
 		double a = time_value(p->a, s), b = time_value(p->b, s);
@@ -324,7 +343,7 @@ static int time_rows(struct capture_diff *d, const struct pair *p)
 		/* a state the class was never in, before or after: no row */
 		if (!(a >= 0.5) && !(b >= 0.5))
 			continue;
-		snprintf(metric, sizeof(metric), "time_%s_pct", s < CT_STATES ? class_state_name(s) : "blocked");
+		snprintf(metric, sizeof(metric), "time_%s_pct", time_metric(s));
 		err = num_row(d, CDIFF_CLASSES, p->key, &time_spec, metric, a, b);
 	}
 	return err;

@@ -258,8 +258,8 @@ static void test_empty_captures(void **state)
 }
 
 /* The wall-time budget: one row per state the class was in, before or
- * after ("time_<state>_pct"), and the blocked sum; none for states it
- * never was in. */
+ * after ("time_<state>_pct"), the blocked sum and on-CPU's user and
+ * system parts; none for states it never was in. */
 static void test_time_budget(void **state)
 {
 	struct capture a, b;
@@ -278,6 +278,12 @@ static void test_time_budget(void **state)
 	assert_int_equal(row(&d, CDIFF_CLASSES, "time_classes/locker-*", "time_oncpu_pct")->dir, CDIFF_SAME);
 	assert_null(cdiff_find(&d, CDIFF_CLASSES, "time_classes/locker-*", "time_net_pct"));
 	assert_non_null(cdiff_find(&d, CDIFF_CLASSES, "time_classes/recv", "time_net_pct"));
+	/* on-CPU's user and system parts, where the capture has the split */
+	r = row(&d, CDIFF_CLASSES, "time_classes/locker-*", "time_oncpu_system_pct");
+	assert_true(fabs(r->before - 21.1) < 0.1 && fabs(r->after - 20.0) < 0.1);
+	r = row(&d, CDIFF_CLASSES, "time_classes/locker-*", "time_oncpu_user_pct");
+	assert_true(fabs(r->before - 5.0) < 0.1 && fabs(r->after - 4.0) < 0.1);
+	assert_null(cdiff_find(&d, CDIFF_CLASSES, "time_classes/recv", "time_oncpu_user_pct"));
 	capture_diff_free(&d);
 	capture_free(&a);
 	capture_free(&b);
