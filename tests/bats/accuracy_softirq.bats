@@ -7,6 +7,11 @@
 load helpers/common
 load helpers/accuracy
 
+# Not tagged rt: in the PREEMPT_RT guest softirqs run in threads and can
+# be preempted inside a run, and both tests missed there (one run: 9.7
+# ticks against /proc/stat's 2 on a quiet CPU; the total over all vectors
+# 14% under libbpf-tools softirqs, NET_RX 8.8% under), not yet explained.
+
 # Slower under qemu TCG: dbtrace and libbpf-tools need longer to load there.
 LIMIT=10
 [ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
@@ -69,8 +74,7 @@ delta() {
 # programs' run time inside each softirq run but outside dbtrace's timed
 # part (and dbtrace's outside its), time /proc/stat counts: with runs of
 # 2-3 us here, 10% and more.
-# not tagged vm yet: not run through the 6.1 TCG guest since getconf
-# (absent there) was replaced
+# bats test_tags=vm
 @test "softirq time: per-CPU totals within 10% of /proc/stat, NET_RX runs equal to /proc/softirqs" {
 	local hz cpu ticks got want
 	hz="$(getconf CLK_TCK 2>/dev/null || echo 100)"   # USER_HZ; the VM guest has no getconf
@@ -112,8 +116,10 @@ delta() {
 # Both tracers over the same load, softirqs' window around dbtrace's: it
 # is longer by dbtrace's start-up, on a machine otherwise quiet, which
 # adds a few ms of timer and RCU softirq to its total.
-# not tagged vm yet: in the 6.1 TCG guest a vector's softirq_pct came out
-# null (jq could not multiply it)
+# In the 6.1 guest every softirq_pct once came out null: 6.1's verifier
+# refused the raise-to-run wait's fine-histogram update and the softirq
+# family did not load (fixed by the clamp in bpf/hist.bpf.h).
+# bats test_tags=vm
 @test "softirq time: NET_RX and all vectors within 10% of libbpf-tools softirqs over the same window" {
 	command -v softirqs >/dev/null || skip "libbpf-tools' softirqs is not installed (scripts/setup.sh --test)"
 	softirq_window 8 softirqs
