@@ -44,6 +44,7 @@ class_field() {   # file pid class field
 	"$TOOLS/thread_pool" -n 6 -d 4 -c "$POOL_CPUS" >"$SCRATCH/pool.out"
 	wait "$BG_PID"; BG_PID=
 	"$VALIDATE" "$out"
+	attached "$out" sched
 	cat "$SCRATCH/pool.out"
 	local pid secs cls got want
 	pid="$(head -1 "$SCRATCH/pool.out")"
@@ -93,6 +94,7 @@ runqlat_bucket() {
 	wait "$RQL_PID"; RQL_PID=
 	local pool="$POOL"
 	kill "$POOL"; wait "$POOL" 2>/dev/null || true; POOL=
+	attached "$SCRATCH/run.json" sched
 	jq -e --argjson p "$pool" '.processes[0].pid == $p' "$SCRATCH/run.json"
 	"$VALIDATE" "$SCRATCH/run.json"
 	cat "$SCRATCH/runqlat"

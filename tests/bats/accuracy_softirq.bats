@@ -62,6 +62,7 @@ softirq_window() {
 		cat "$SCRATCH/softirqs"
 	fi
 	"$VALIDATE" "$SCRATCH/run.json"
+	attached "$SCRATCH/run.json" softirq
 }
 
 # delta NAME CPU: the growth of CPU's value between $SCRATCH/NAME.before
