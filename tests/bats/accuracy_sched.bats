@@ -68,10 +68,25 @@ runqlat_bucket() {
 		END { for (i = 0; i < n; i++) { s += c[i]; if (s >= t * p / 100) { print lo[i], hi[i]; exit } } }' "$1"
 }
 
+# runqlat_rank FILE V: "below upto": the percentage of runqlat's waits in
+# buckets below the one holding V us, and up to the end of that bucket.
+runqlat_rank() {
+	awk -v v="$2" 'BEGIN { n = 0 } $2 == "->" && $4 == ":" { lo[n] = $1; hi[n] = $3; c[n] = $5; t += $5; n++ }
+		END { for (i = 0; i < n; i++) { if (v < hi[i] + 1) { printf "%.2f %.2f\n", s / t * 100, (s + c[i]) / t * 100; exit }
+		                                s += c[i] } }' "$1"
+}
+
 # runqlat keeps log2 us buckets ([2^k, 2^(k+1)-1]): the finest it can say
 # of a percentile is which bucket holds it. dbtrace's p50 and p99 must lie
 # in that bucket, widened by 10% each way (a percentile near an edge can
-# fall on either side between two tools' slightly different windows).
+# fall on either side between two tools' slightly different windows), or
+# hold the same rank among runqlat's waits within half a point: this
+# pool's waits are a mass under 30 us (RpcIO's wake-ups) and a ~1% tail of
+# milliseconds (the spinners' time slices), so its p99 sits on a cliff,
+# and a shift of a tenth of a point between the two windows (runqlat's
+# also holds dbtrace's start-up) moves it from 15 us to 12 ms; in rank
+# the two stay close. (A p99 the 98th or 99.6th percentile of runqlat's
+# waits still fails.)
 # Both tools time the same thing: from the wake-up or the preemption to
 # the next switch in.
 # (In the 6.1 guest the pool was once not the capture's first process:
@@ -98,13 +113,16 @@ runqlat_bucket() {
 	jq -e --argjson p "$pool" '.processes[0].pid == $p' "$SCRATCH/run.json"
 	"$VALIDATE" "$SCRATCH/run.json"
 	cat "$SCRATCH/runqlat"
-	local pct got lo hi
+	local pct got lo hi below upto
 	for pct in 50 99; do
 		got="$(jq -r '.processes[0] | .runq_p'"$pct"'_us' "$SCRATCH/run.json")"
 		read -r lo hi < <(runqlat_bucket "$SCRATCH/runqlat" "$pct")
 		echo "p$pct: dbtrace $got us, runqlat's bucket [$lo, $hi] us (allowed [$(awk -v l="$lo" 'BEGIN { print l * 0.9 }'), $(awk -v h="$hi" 'BEGIN { print (h + 1) * 1.1 }')])"
-		awk -v v="$got" -v l="$lo" -v h="$hi" 'BEGIN { exit !(v >= l * 0.9 && v <= (h + 1) * 1.1) }' || {
-			echo "p$pct outside runqlat's bucket MISS"
+		awk -v v="$got" -v l="$lo" -v h="$hi" 'BEGIN { exit !(v >= l * 0.9 && v <= (h + 1) * 1.1) }' && continue
+		read -r below upto < <(runqlat_rank "$SCRATCH/runqlat" "$got")
+		echo "p$pct: outside runqlat's bucket; its rank among runqlat's waits: between ${below:-?}% and ${upto:-?}% (allowed $pct +- 0.5)"
+		awk -v b="$below" -v u="$upto" -v p="$pct" 'BEGIN { exit !(b != "" && b <= p + 0.5 && u >= p - 0.5) }' || {
+			echo "p$pct outside runqlat's bucket and rank MISS"
 			MISSES=$((MISSES + 1))
 		}
 	done
