@@ -87,7 +87,13 @@ delta() {
 	# time by what each tick interrupted: 10 s at 30% of HZ=250 is ~750
 	# such samples, +-3% (1 sigma), so 10% is over 3 sigma (and on an idle NOHZ CPU
 	# no tick runs to count: a quiet CPU is not a fair comparison). A
-	# CPU with under 50 USER_HZ ticks (0.5 s) is held to 5 ticks instead.
+	# CPU with under 50 USER_HZ ticks (0.5 s) is held to 5 ticks instead,
+	# without the vectors the tick raises itself (TIMER, RCU, SCHED): they
+	# run as that tick's interrupt returns, after it sampled and mostly
+	# done before the next, so tick sampling never sees them. On a host
+	# they take a few us a tick; in the qemu TCG guest ~90 us, and a quiet
+	# CPU's total read 26 ticks against /proc/stat's 2 (the other test
+	# holds them, all CPUs together, to libbpf-tools softirqs).
 	for cpu in "${CPUS[@]}"; do
 		ticks="$(delta stat "$cpu")"
 		got="$(jq -r --argjson c "$cpu" --argjson d "$dur" --argjson hz "$hz" \
@@ -95,7 +101,12 @@ delta() {
 		if [ "${ticks:-0}" -ge 50 ]; then
 			check "CPU $cpu softirq time (ticks of 1/$hz s) vs /proc/stat" "$got" "$ticks" 10
 		else
-			echo "CPU $cpu softirq time: dbtrace $got ticks, /proc/stat $ticks ticks (allowed 5 ticks)"
+			echo "CPU $cpu softirq time: dbtrace $got ticks in all, by vector (%): $(jq -c --argjson c "$cpu" \
+				'.cpus[] | select(.cpu == $c) | .softirq_pct' "$SCRATCH/run.json")"
+			got="$(jq -r --argjson c "$cpu" --argjson d "$dur" --argjson hz "$hz" \
+				'.cpus[] | select(.cpu == $c) | .softirq_pct | (.total - .timer - .rcu - .sched) * $d / 100 * $hz * 10 | round / 10' \
+				"$SCRATCH/run.json")"
+			echo "CPU $cpu softirq time but the tick's own vectors: dbtrace $got ticks, /proc/stat $ticks ticks (allowed 5 ticks)"
 			awk -v a="$got" -v b="$ticks" 'BEGIN { d = a - b; exit !(d <= 5 && d >= -5) }' || MISSES=$((MISSES + 1))
 		fi
 	done
