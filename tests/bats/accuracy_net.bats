@@ -55,6 +55,63 @@ check_response() {   # pct [p99_pct]
 	done
 }
 
+# check_bracketed WHAT SERVER_SRC CLIENT_SRC SERVER_GOT CLIENT_GOT: for the
+# qemu TCG guest, dbtrace's server and client medians against what the
+# load measures of the same requests: ROLE_p50_us, ROLE_lo_p50_us and
+# ROLE_hi_p50_us of each role's SRC (rr_timed's output over the whole run,
+# or window_medians over the interval a finding judged).
+# There the kernel path between the load's stamps and dbtrace's instants
+# (receive timestamp -> readable, the load's stamp -> the send's entry)
+# takes tens of us, ~30x the host's, and moves the server's median one
+# way and the client's the other (one run: server -7.2%, client +7.4% on
+# a 400 us fast mode). So each role is held to the bracket the load
+# times around dbtrace's instants (rr_timed: _lo_/_hi_), 3% beyond it
+# (the fine histogram's bound), and the two roles' sum to the load's
+# sum within 5%: the offsets cancel there (the same 64-byte message on
+# the same path each way), a role's own error does not.
+check_bracketed() {
+	local what="$1" ssrc="$2" csrc="$3" sg="$4" cg="$5"
+	check_between "server $what (us)" "$sg" "$(load_field "$ssrc" server_lo_p50_us)" \
+		"$(load_field "$ssrc" server_hi_p50_us)" 3
+	check_between "client $what (us)" "$cg" "$(load_field "$csrc" client_lo_p50_us)" \
+		"$(load_field "$csrc" client_hi_p50_us)" 3
+	check "server + client $what (us)" "$(awk -v a="$sg" -v b="$cg" 'BEGIN { print a + b }')" \
+		"$(awk -v a="$(load_field "$ssrc" server_p50_us)" -v b="$(load_field "$csrc" client_p50_us)" \
+			'BEGIN { print a + b }')" 5
+}
+
+# window_medians STAMPS T0 T1 GROUP: the medians (nearest rank, us) over
+# the requests of rr_timed -o's STAMPS in GROUP (0 fast, 1 slow) that
+# ended within [T0, T1) (us of CLOCK_REALTIME; a server response ends at
+# the reply's send, a client's at the reply's receive timestamp), named
+# as rr_timed names its own: server_p50_us= server_lo_p50_us=
+# server_hi_p50_us= client_p50_us= client_lo_p50_us= client_hi_p50_us=
+# STAMPS columns: slow c_start c_sent s_rx s_reply s_sent c_rx.
+window_medians() {
+	local m
+	for m in server server_lo server_hi client client_lo client_hi; do
+		awk -v m="$m" -v t0="$2" -v t1="$3" -v g="$4" '$1 == g {
+			s = $5 >= t0 && $5 < t1; c = $7 >= t0 && $7 < t1
+			if (m == "server" && s) print $5 - $4
+			else if (m == "server_lo" && s) print $5 - $3
+			else if (m == "server_hi" && s) print $7 - $4
+			else if (m == "client" && c) print $7 - $2
+			else if (m == "client_lo" && c) print $7 - $4
+			else if (m == "client_hi" && c) print $6 - $2 }' "$1" | sort -g |
+			awk -v m="$m" '{ v[NR] = $1 } END { r = int(NR * 0.5 + 0.999999); if (r < 1) r = 1
+				printf "%s_p50_us=%s n=%d ", m, NR ? sprintf("%.1f", v[r]) : "none", NR }'
+	done
+	echo
+}
+
+# interval_window FILE K: "T0 T1" of the capture's interval K, us of
+# CLOCK_REALTIME (started_at has milliseconds).
+interval_window() {
+	local t0
+	t0="$(date -u -d "$(jq -r .started_at "$1")" +%s%3N)"
+	jq -r --argjson k "$2" --argjson t0 "$t0" '.intervals[$k] | "\(($t0 + (.t - .dt) * 1000) * 1000) \(($t0 + .t * 1000) * 1000)"' "$1"
+}
+
 # bats test_tags=vm
 @test "response accuracy: a server taking exactly 2 ms, p50/p99 within 5% of the load's own timing" {
 	rr_capture 5 -d 2 -H 2000
@@ -81,36 +138,65 @@ check_response() {   # pct [p99_pct]
 	no_misses
 }
 
-# not tagged vm: under qemu TCG the server's fast mode reads 8% under the
-# load's (368 vs 400 us): the receive timestamp leads readability there
+# In the qemu TCG guest the medians (p50, fast mode) are held to the
+# load's brackets and the roles' sum (check_bracketed); the p99 and the
+# slow mode (over 5 ms, where tens of us are under 1%) to 5% as on the
+# host.
+# bats test_tags=vm
 @test "response accuracy: a bimodal server (90% 200 us, 10% 5 ms), percentiles and both modes within 5%" {
 	# a 1 ms pause after each reply: at most 3 requests (6 measurement
 	# starts) per 4 ms jiffy on the client's CPU, under the 8 past which
 	# dbtrace samples (bpf/load_sample.bpf.h), so every request is timed
 	# and each interval's group shares are exact, not estimates from a
 	# few requests weighted 16 (the sampling test covers those)
-	rr_capture 5 -d 3 -B 200,5000,10 -g 1000
+	rr_capture 5 -d 3 -B 200,5000,10 -g 1000 -o "$SCRATCH/stamps"
 
-	check_response 5
+	local vm="${DBTRACE_VM:-0}" role
+	if [ "$vm" = 1 ]; then
+		check_bracketed "response p50" "$LOADOUT" "$LOADOUT" "$(port_field server response_p50_us)" \
+			"$(port_field client response_p50_us)"
+		for role in server client; do
+			check "$role response p99 (us)" "$(port_field "$role" response_p99_us)" \
+				"$(load_field "$LOADOUT" "${role}_p99_us")" 5
+		done
+	else
+		check_response 5
+	fi
 	# bimodal_response names both groups, per role; its centres are
-	# each group's median in the interval it judged, the load's are over
-	# the whole run (a steady load: the same to within noise)
-	local role f
+	# each group's median in the interval it judged (its evidence is its
+	# last interval's), and so are the load's they are held to: the
+	# requests that ended in that interval (rr_timed -o). Intervals of
+	# one steady run differ by more than 5%: one host run's fast medians
+	# were 254 us in the judged interval, 238 us over the run.
+	local f k t0 t1
+	declare -A FAST
 	for role in server client; do
-		f="$(jq -c --arg c "$PORT/$role" '[.findings[] | select(.id == "bimodal_response" and .class == $c)][0].evidence' \
+		f="$(jq -c --arg c "$PORT/$role" '[.findings[] | select(.id == "bimodal_response" and .class == $c)][0]' \
 			"$SCRATCH/run.json")"
-		echo "$role bimodal_response evidence: $f"
+		k="$(jq .last_interval <<<"$f")"
+		f="$(jq -c .evidence <<<"$f")"
+		echo "$role bimodal_response evidence (interval $k): $f"
 		if [ "$f" = null ]; then
 			echo "$role: no bimodal_response finding MISS"
 			MISSES=$((MISSES + 1))
 			continue
 		fi
-		check "$role fast mode (us)" "$(jq .fast_mode_us <<<"$f")" "$(load_field "$LOADOUT" "${role}_fast_p50_us")" 5
-		check "$role slow mode (us)" "$(jq .slow_mode_us <<<"$f")" "$(load_field "$LOADOUT" "${role}_slow_p50_us")" 5
+		FAST[$role]="$(jq .fast_mode_us <<<"$f")"
+		read -r t0 t1 < <(interval_window "$SCRATCH/run.json" "$k")
+		window_medians "$SCRATCH/stamps" "$t0" "$t1" 0 >"$SCRATCH/fast.$role"
+		window_medians "$SCRATCH/stamps" "$t0" "$t1" 1 >"$SCRATCH/slow.$role"
+		echo "$role's interval, fast: $(cat "$SCRATCH/fast.$role")"
+		echo "$role's interval, slow: $(cat "$SCRATCH/slow.$role")"
+		[ "$vm" = 1 ] || check "$role fast mode (us)" "${FAST[$role]}" \
+			"$(load_field "$SCRATCH/fast.$role" "${role}_p50_us")" 5
+		check "$role slow mode (us)" "$(jq .slow_mode_us <<<"$f")" \
+			"$(load_field "$SCRATCH/slow.$role" "${role}_p50_us")" 5
 		# the shares: 10% slow (every tenth request), give or take the
 		# requests of a partial interval
 		check "$role slow share (%)" "$(jq .slow_mode_pct <<<"$f")" 10 20
 	done
+	[ "$vm" != 1 ] || check_bracketed "fast mode" "$SCRATCH/fast.server" "$SCRATCH/fast.client" \
+		"${FAST[server]:-}" "${FAST[client]:-}"
 	no_misses
 }
 
@@ -186,14 +272,40 @@ check_response() {   # pct [p99_pct]
 	no_misses
 }
 
-# udp_flood NS ADDR MBIT SECONDS: 1000-byte UDP datagrams from namespace NS
-# to ADDR:9 at MBIT Mbit/s for SECONDS (a load that does not slow down
-# when the qdisc drops, unlike TCP: a shaper's queue then stays full).
+# udp_flood NS ADDR MBIT SECONDS [STAMPS]: 1000-byte UDP datagrams from
+# namespace NS to ADDR:9 at MBIT Mbit/s for SECONDS (a load that does not
+# slow down when the qdisc drops, unlike TCP: a shaper's queue then stays
+# full). Each carries its send time and its number. With STAMPS, the
+# kernel stamps each datagram as it enters the device's qdisc
+# (SO_TIMESTAMPING's TX_SCHED, taken beside the net_dev_queue tracepoint)
+# and "number ns" lines (CLOCK_REALTIME) go to that file.
 udp_flood() {
 	ip netns exec "$1" python3 -c '
-import socket, sys, time
+import socket, struct, sys, time
 addr, mbit, secs = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+out = open(sys.argv[4], "w") if len(sys.argv) > 4 else None
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+TS = getattr(socket, "SO_TIMESTAMPING", 37)
+if out:
+    # TX_SCHED | SOFTWARE | OPT_ID (numbered from 0 per datagram) | OPT_TSONLY
+    s.setsockopt(socket.SOL_SOCKET, TS, (1 << 8) | (1 << 4) | (1 << 7) | (1 << 11))
+def drain():
+    while out:
+        try:
+            _, anc, _, _ = s.recvmsg(64, 512, socket.MSG_ERRQUEUE | socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return
+        ts = key = None
+        for lvl, typ, val in anc:
+            if lvl == socket.SOL_SOCKET and typ == TS:
+                sec, nsec = struct.unpack_from("qq", val)
+                ts = sec * 10**9 + nsec
+            elif lvl == socket.SOL_IP and typ == 11:   # IP_RECVERR: sock_extended_err
+                _, origin, _, _, _, info, key = struct.unpack_from("IBBBBII", val)
+                if origin != 4 or info != 1:           # timestamping, SCM_TSTAMP_SCHED
+                    key = None
+        if ts is not None and key is not None:
+            out.write("%d %d\n" % (key, ts))
 per_ms = mbit * 1e6 / 8 / 1000 / 1000
 t0 = time.monotonic(); sent = 0
 while True:
@@ -203,12 +315,17 @@ while True:
     while sent < t * 1000 * per_ms:
         try:
             # the send time leads the datagram: udp_one_way reads it
-            s.sendto(b"%d " % time.time_ns() + b"x" * 980, (addr, 9))
+            s.sendto(b"%d %d " % (time.time_ns(), sent) + b"x" * 970, (addr, 9))
         except OSError:
             pass
         sent += 1
+    drain()
     time.sleep(0.0005)
-print("sent=%d" % sent)' "$2" "$3" "$4"
+time.sleep(0.2)
+drain()
+if out:
+    out.close()
+print("sent=%d" % sent)' "$2" "$3" "$4" ${5:+"$5"}
 }
 
 # tx_backlog NS DEV: the qdisc's backlog in bytes, every 50 ms, while a
@@ -252,15 +369,17 @@ tx_backlog() {
 	no_misses
 }
 
-# udp_one_way NS ADDR SECONDS: receives udp_flood's datagrams on ADDR:9 in
-# namespace NS for SECONDS and prints "one_way_p50_us=X packets=N": from
-# the send time a datagram carries to the kernel's receive timestamp
-# (SO_TIMESTAMPNS, CLOCK_REALTIME like time.time_ns()). Prints
-# "listening" once bound.
+# udp_one_way NS ADDR SECONDS [STAMPS]: receives udp_flood's datagrams on
+# ADDR:9 in namespace NS for SECONDS and prints "one_way_p50_us=X
+# packets=N": from the send time a datagram carries to the kernel's
+# receive timestamp (SO_TIMESTAMPNS, CLOCK_REALTIME like time.time_ns()).
+# With STAMPS, "number ns" lines of each datagram's receive timestamp go
+# to that file. Prints "listening" once bound.
 udp_one_way() {
 	ip netns exec "$1" python3 -c '
 import socket, sys, time
 addr, secs = sys.argv[1], float(sys.argv[2])
+out = open(sys.argv[3], "w") if len(sys.argv) > 3 else None
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 TSNS = getattr(socket, "SO_TIMESTAMPNS", 35)   # Python 3.11 lacks the name
 s.setsockopt(socket.SOL_SOCKET, TSNS, 1)
@@ -277,45 +396,60 @@ while time.monotonic() < end:
         if lvl == socket.SOL_SOCKET and typ == TSNS:
             sec, nsec = int.from_bytes(val[:8], "little"), int.from_bytes(val[8:16], "little")
             d.append((sec * 10**9 + nsec - int(data.split()[0])) / 1000)
+            if out:
+                out.write("%s %d\n" % (data.split()[1].decode(), sec * 10**9 + nsec))
+if out:
+    out.close()
 d.sort()
-print("one_way_p50_us=%.1f packets=%d" % (d[(len(d) + 1) // 2 - 1] if d else -1, len(d)))' "$2" "$3"
+print("one_way_p50_us=%.1f packets=%d" % (d[(len(d) + 1) // 2 - 1] if d else -1, len(d)))' "$2" "$3" ${4:+"$4"}
 }
 
 # netem holds every packet for its delay: the tx queue p50 is that delay.
 # sch_netem loads in the VM rings (scripts/vmtest.sh), not on every host.
 # 5% of 1000 us: netem releases packets from an hrtimer, tens of us late
-# at most on an idle CPU.
+# at most on an idle CPU. Under qemu TCG the hrtimer fires hundreds of us
+# late (one run: 1275 us held), so there the hold is measured by the
+# packets themselves, and dbtrace held to that: each datagram's time
+# from the kernel's stamp as it entered the qdisc (SO_TIMESTAMPING
+# TX_SCHED, beside net_dev_queue) to its receive timestamp on the peer
+# (taken inside veth's xmit, just before net_dev_xmit fires), datagram
+# by datagram, its median within 5% of dbtrace's p50, in the guest as on
+# a host. (The send time a datagram carries is no reference for this:
+# under TCG the sender's own path to the qdisc takes 200-300 us and
+# varies, and the trip's median moved dbtrace's figure by 7-11% either
+# way between runs.)
 # bats test_tags=vm
 @test "tx queue accuracy: netem delay 1ms reads 1000 us within 5%, and tx_queueing names netem" {
 	netns_pair_create 10.231.0
 	run tc -n "$NSA" qdisc add dev "$VA" root netem delay 1ms
 	[ "$status" -eq 0 ] || skip "sch_netem does not load here: tc said: $output"
-	# light: 200 packets a second, a queue that never builds; the
-	# receiver times each one's trip, the netem hold and the little
-	# around it (under qemu TCG netem's timer fires late: the trip
-	# shows that too, so dbtrace is held to the trip as well as to 1 ms)
-	udp_one_way "$NSB" 10.231.0.2 $((LIMIT + 12)) >"$SCRATCH/oneway" &
+	# light: 200 packets a second, a queue that never builds
+	udp_one_way "$NSB" 10.231.0.2 $((LIMIT + 12)) "$SCRATCH/rx.stamps" >"$SCRATCH/oneway" &
 	PIDS+=($!)
 	wait_for_text "$SCRATCH/oneway" listening
-	capture_around "$SCRATCH/run.json" 5 bash -c "$(declare -f udp_flood); udp_flood $NSA 10.231.0.2 1.6 3"
+	capture_around "$SCRATCH/run.json" 5 bash -c "$(declare -f udp_flood); udp_flood $NSA 10.231.0.2 1.6 3 $SCRATCH/tx.stamps"
 	"$VALIDATE" "$SCRATCH/run.json"
 	wait "${PIDS[-1]}"
 	cat "$SCRATCH/oneway"
 	local got
 	got="$(jq -r --arg d "$VA" --arg n "$NSA" '.net.devices[] | select(.name == $d and .netns == $n) | .txq_p50_us' "$SCRATCH/run.json")"
 	echo "$VA: $(jq -r --arg d "$VA" --arg n "$NSA" '.net.devices[] | select(.name == $d and .netns == $n) | "\(.qdisc): \(.txq_packets) packets, p99 \(.txq_p99_us) us"' "$SCRATCH/run.json")"
-	local trip
-	trip="$(load_field "$SCRATCH/oneway" one_way_p50_us)"
+	# each datagram's qdisc entry to its receive timestamp, by number
+	local held n
+	join <(sort -k1,1 "$SCRATCH/tx.stamps") <(sort -k1,1 "$SCRATCH/rx.stamps") |
+		awk '{ print ($3 - $2) / 1000 }' | sort -g >"$SCRATCH/held"
+	n="$(wc -l <"$SCRATCH/held")"
+	held="$(awk -v n="$n" 'NR == int((n + 1) / 2) { print }' "$SCRATCH/held")"
+	echo "held per the packets' own stamps: $n packets, median $held us, p99 $(awk -v n="$n" 'NR == int(n * 0.99 + 0.999) { print }' "$SCRATCH/held") us"
+	[ "$n" -ge 500 ]
+	check "tx queue p50 (us) vs the datagrams' qdisc entry to receive stamps" "$got" "$held" 5
 	if [ "${DBTRACE_VM:-0}" != 1 ]; then
-		# at host speed the hold is the delay, and the trip barely more
+		# at host speed the hold is the delay
 		check "tx queue p50 (us) behind netem delay 1ms" "$got" 1000 5
-		check "tx queue p50 (us) vs the packets' own trip (receive timestamp - send time)" "$got" "$trip" 5
 	else
-		# under qemu TCG netem's timer fires late and the sender's own
-		# path to the qdisc takes hundreds of us: the hold lies between
-		# the configured 1 ms and the whole trip
-		echo "tx queue p50: dbtrace $got us, between netem's 1000 us and the trip's $trip us (3% / 5% margins)?"
-		awk -v g="$got" -v t="$trip" 'BEGIN { exit !(g >= 970 && g <= t * 1.05) }' || {
+		# netem's timer fires late, never early
+		echo "tx queue p50: dbtrace $got us, at least netem's 1000 us (3% margin: the histogram's bound)?"
+		awk -v g="$got" 'BEGIN { exit !(g >= 970) }' || {
 			echo "MISS"
 			MISSES=$((MISSES + 1))
 		}

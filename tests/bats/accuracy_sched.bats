@@ -32,7 +32,11 @@ class_field() {   # file pid class field
 # its threads stop. dbtrace's run-queue seconds of a class are its
 # runnable threads minus its running ones, over the window:
 # (runnable_avg - oncpu_pct/100) x duration.
-# not tagged vm yet: in the 6.1 TCG guest the capture had no processes
+# In the 6.1 guest this capture once had no processes: 6.1's verifier
+# refused the sched programs' fine-histogram update, so the family did
+# not load (fixed by the clamp in bpf/hist.bpf.h; probes.bats checks every
+# family's path in the VM rings).
+# bats test_tags=vm,rt
 @test "run-queue time per class equals schedstat's run_delay (within 3%)" {
 	local out="$SCRATCH/run.json"
 	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 7 -i 1 --comm thread_pool -o "$out"
@@ -40,6 +44,7 @@ class_field() {   # file pid class field
 	"$TOOLS/thread_pool" -n 6 -d 4 -c "$POOL_CPUS" >"$SCRATCH/pool.out"
 	wait "$BG_PID"; BG_PID=
 	"$VALIDATE" "$out"
+	attached "$out" sched
 	cat "$SCRATCH/pool.out"
 	local pid secs cls got want
 	pid="$(head -1 "$SCRATCH/pool.out")"
@@ -63,14 +68,30 @@ runqlat_bucket() {
 		END { for (i = 0; i < n; i++) { s += c[i]; if (s >= t * p / 100) { print lo[i], hi[i]; exit } } }' "$1"
 }
 
+# runqlat_rank FILE V: "below upto": the percentage of runqlat's waits in
+# buckets below the one holding V us, and up to the end of that bucket.
+runqlat_rank() {
+	awk -v v="$2" 'BEGIN { n = 0 } $2 == "->" && $4 == ":" { lo[n] = $1; hi[n] = $3; c[n] = $5; t += $5; n++ }
+		END { for (i = 0; i < n; i++) { if (v < hi[i] + 1) { printf "%.2f %.2f\n", s / t * 100, (s + c[i]) / t * 100; exit }
+		                                s += c[i] } }' "$1"
+}
+
 # runqlat keeps log2 us buckets ([2^k, 2^(k+1)-1]): the finest it can say
 # of a percentile is which bucket holds it. dbtrace's p50 and p99 must lie
 # in that bucket, widened by 10% each way (a percentile near an edge can
-# fall on either side between two tools' slightly different windows).
+# fall on either side between two tools' slightly different windows), or
+# hold the same rank among runqlat's waits within half a point: this
+# pool's waits are a mass under 30 us (RpcIO's wake-ups) and a ~1% tail of
+# milliseconds (the spinners' time slices), so its p99 sits on a cliff,
+# and a shift of a tenth of a point between the two windows (runqlat's
+# also holds dbtrace's start-up) moves it from 15 us to 12 ms; in rank
+# the two stay close. (A p99 the 98th or 99.6th percentile of runqlat's
+# waits still fails.)
 # Both tools time the same thing: from the wake-up or the preemption to
 # the next switch in.
-# not tagged vm yet: in the 6.1 TCG guest the pool was not the capture's
-# first process
+# (In the 6.1 guest the pool was once not the capture's first process:
+# there was none, the sched family refused by 6.1's verifier, as above.)
+# bats test_tags=vm,rt
 @test "run-queue p50/p99 of an oversubscribed pool lie within 10% of runqlat's buckets" {
 	command -v runqlat >/dev/null || skip "libbpf-tools' runqlat is not installed (scripts/setup.sh --test)"
 	"$TOOLS/thread_pool" -n 8 -d 60 -c "$POOL_CPUS" >"$SCRATCH/pool.out" &
@@ -88,16 +109,20 @@ runqlat_bucket() {
 	wait "$RQL_PID"; RQL_PID=
 	local pool="$POOL"
 	kill "$POOL"; wait "$POOL" 2>/dev/null || true; POOL=
+	attached "$SCRATCH/run.json" sched
 	jq -e --argjson p "$pool" '.processes[0].pid == $p' "$SCRATCH/run.json"
 	"$VALIDATE" "$SCRATCH/run.json"
 	cat "$SCRATCH/runqlat"
-	local pct got lo hi
+	local pct got lo hi below upto
 	for pct in 50 99; do
 		got="$(jq -r '.processes[0] | .runq_p'"$pct"'_us' "$SCRATCH/run.json")"
 		read -r lo hi < <(runqlat_bucket "$SCRATCH/runqlat" "$pct")
 		echo "p$pct: dbtrace $got us, runqlat's bucket [$lo, $hi] us (allowed [$(awk -v l="$lo" 'BEGIN { print l * 0.9 }'), $(awk -v h="$hi" 'BEGIN { print (h + 1) * 1.1 }')])"
-		awk -v v="$got" -v l="$lo" -v h="$hi" 'BEGIN { exit !(v >= l * 0.9 && v <= (h + 1) * 1.1) }' || {
-			echo "p$pct outside runqlat's bucket MISS"
+		awk -v v="$got" -v l="$lo" -v h="$hi" 'BEGIN { exit !(v >= l * 0.9 && v <= (h + 1) * 1.1) }' && continue
+		read -r below upto < <(runqlat_rank "$SCRATCH/runqlat" "$got")
+		echo "p$pct: outside runqlat's bucket; its rank among runqlat's waits: between ${below:-?}% and ${upto:-?}% (allowed $pct +- 0.5)"
+		awk -v b="$below" -v u="$upto" -v p="$pct" 'BEGIN { exit !(b != "" && b <= p + 0.5 && u >= p - 0.5) }' || {
+			echo "p$pct outside runqlat's bucket and rank MISS"
 			MISSES=$((MISSES + 1))
 		}
 	done

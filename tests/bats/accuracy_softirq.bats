@@ -7,6 +7,11 @@
 load helpers/common
 load helpers/accuracy
 
+# Not tagged rt: in the PREEMPT_RT guest softirqs run in threads and can
+# be preempted inside a run, and both tests missed there (one run: 9.7
+# ticks against /proc/stat's 2 on a quiet CPU; the total over all vectors
+# 14% under libbpf-tools softirqs, NET_RX 8.8% under), not yet explained.
+
 # Slower under qemu TCG: dbtrace and libbpf-tools need longer to load there.
 LIMIT=10
 [ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
@@ -57,6 +62,7 @@ softirq_window() {
 		cat "$SCRATCH/softirqs"
 	fi
 	"$VALIDATE" "$SCRATCH/run.json"
+	attached "$SCRATCH/run.json" softirq
 }
 
 # delta NAME CPU: the growth of CPU's value between $SCRATCH/NAME.before
@@ -69,8 +75,7 @@ delta() {
 # programs' run time inside each softirq run but outside dbtrace's timed
 # part (and dbtrace's outside its), time /proc/stat counts: with runs of
 # 2-3 us here, 10% and more.
-# not tagged vm yet: not run through the 6.1 TCG guest since getconf
-# (absent there) was replaced
+# bats test_tags=vm
 @test "softirq time: per-CPU totals within 10% of /proc/stat, NET_RX runs equal to /proc/softirqs" {
 	local hz cpu ticks got want
 	hz="$(getconf CLK_TCK 2>/dev/null || echo 100)"   # USER_HZ; the VM guest has no getconf
@@ -82,7 +87,13 @@ delta() {
 	# time by what each tick interrupted: 10 s at 30% of HZ=250 is ~750
 	# such samples, +-3% (1 sigma), so 10% is over 3 sigma (and on an idle NOHZ CPU
 	# no tick runs to count: a quiet CPU is not a fair comparison). A
-	# CPU with under 50 USER_HZ ticks (0.5 s) is held to 5 ticks instead.
+	# CPU with under 50 USER_HZ ticks (0.5 s) is held to 5 ticks instead,
+	# without the vectors the tick raises itself (TIMER, RCU, SCHED): they
+	# run as that tick's interrupt returns, after it sampled and mostly
+	# done before the next, so tick sampling never sees them. On a host
+	# they take a few us a tick; in the qemu TCG guest ~90 us, and a quiet
+	# CPU's total read 26 ticks against /proc/stat's 2 (the other test
+	# holds them, all CPUs together, to libbpf-tools softirqs).
 	for cpu in "${CPUS[@]}"; do
 		ticks="$(delta stat "$cpu")"
 		got="$(jq -r --argjson c "$cpu" --argjson d "$dur" --argjson hz "$hz" \
@@ -90,7 +101,12 @@ delta() {
 		if [ "${ticks:-0}" -ge 50 ]; then
 			check "CPU $cpu softirq time (ticks of 1/$hz s) vs /proc/stat" "$got" "$ticks" 10
 		else
-			echo "CPU $cpu softirq time: dbtrace $got ticks, /proc/stat $ticks ticks (allowed 5 ticks)"
+			echo "CPU $cpu softirq time: dbtrace $got ticks in all, by vector (%): $(jq -c --argjson c "$cpu" \
+				'.cpus[] | select(.cpu == $c) | .softirq_pct' "$SCRATCH/run.json")"
+			got="$(jq -r --argjson c "$cpu" --argjson d "$dur" --argjson hz "$hz" \
+				'.cpus[] | select(.cpu == $c) | .softirq_pct | (.total - .timer - .rcu - .sched) * $d / 100 * $hz * 10 | round / 10' \
+				"$SCRATCH/run.json")"
+			echo "CPU $cpu softirq time but the tick's own vectors: dbtrace $got ticks, /proc/stat $ticks ticks (allowed 5 ticks)"
 			awk -v a="$got" -v b="$ticks" 'BEGIN { d = a - b; exit !(d <= 5 && d >= -5) }' || MISSES=$((MISSES + 1))
 		fi
 	done
@@ -112,8 +128,10 @@ delta() {
 # Both tracers over the same load, softirqs' window around dbtrace's: it
 # is longer by dbtrace's start-up, on a machine otherwise quiet, which
 # adds a few ms of timer and RCU softirq to its total.
-# not tagged vm yet: in the 6.1 TCG guest a vector's softirq_pct came out
-# null (jq could not multiply it)
+# In the 6.1 guest every softirq_pct once came out null: 6.1's verifier
+# refused the raise-to-run wait's fine-histogram update and the softirq
+# family did not load (fixed by the clamp in bpf/hist.bpf.h).
+# bats test_tags=vm
 @test "softirq time: NET_RX and all vectors within 10% of libbpf-tools softirqs over the same window" {
 	command -v softirqs >/dev/null || skip "libbpf-tools' softirqs is not installed (scripts/setup.sh --test)"
 	softirq_window 8 softirqs

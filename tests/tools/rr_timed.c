@@ -12,12 +12,19 @@
  *
  * usage: rr_timed [-d SECONDS] [-c CLIENT_CPU] [-S SERVER_CPU]
  *                 [-H HOLD_US | -B FAST_US,SLOW_US,SLOW_PCT] [-g GAP_US]
- *                 [-n MAX_REQUESTS]
+ *                 [-n MAX_REQUESTS] [-o STAMPS_FILE]
  *   -H   every request takes HOLD_US
  *   -B   SLOW_PCT% of the requests (evenly spread: request i is slow when
  *        i*SLOW_PCT/100 steps up) take SLOW_US, the others FAST_US
  *   -g   the client sleeps GAP_US between a reply and its next request
  *        (a slow-paced client: fewer requests per jiffy)
+ *   -o   every request's stamps into STAMPS_FILE, a line each (µs of
+ *        CLOCK_REALTIME with 3 decimals, which a double holds to the ns):
+ *        "slow c_start c_sent s_rx s_reply s_sent c_rx"
+ *        (slow 0/1; the client's send start and return, the request's
+ *        receive timestamp, the server's reply stamp and its send's
+ *        return, the reply's receive timestamp), so that a test can take
+ *        the requests of one of a tracer's intervals (first connection)
  *   -A   two connections (two ports), the same request mix on both, taken
  *        in turns of PHASE_MS: one back to back, the other with -g's
  *        pause after each reply. Both see the same machine (whatever else
@@ -40,6 +47,26 @@
  * client_e2e is what the client itself saw: its send's start to its
  * receive's end. Percentiles are nearest rank over every request (no
  * histogram).
+ *
+ * A tracer times the same requests from other instants: from the moment
+ * the data was readable (after the receive path, past the receive
+ * timestamp) to the entry of the reply's send (past the load's stamp).
+ * At host speed these lie a few µs apart; under an emulated CPU (qemu
+ * TCG) the kernel path between them takes tens of µs, a tenth of a
+ * 200 µs request. So each side also prints what brackets the tracer's
+ * interval, from instants that must lie around it, request by request
+ * (a median of lower bounds is below the true median, and so on):
+ *   server_lo_p50_us= server_hi_p50_us= client_lo_p50_us=
+ *   client_hi_p50_us= (and _fast_ of these, bimodal only)
+ * server: its request was readable before the client's send returned
+ * (loopback runs the receive path inside the send) and after its receive
+ * timestamp; its reply's send began after its stamp and before the
+ * reply's receive timestamp. lo = reply stamp - client's send return,
+ * hi = reply's receive timestamp - request's receive timestamp.
+ * client: its send began after its start stamp and before the request's
+ * receive timestamp; the reply was readable after its receive timestamp
+ * and before the server's send returned. lo = reply's - request's
+ * receive timestamp, hi = server's send return - client's start.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -64,6 +91,7 @@ struct opts {
 	long fast_us, slow_us, slow_pct;   /* -H: slow_pct 0 */
 	long gap_us;
 	long max_requests;
+	const char *stamps_file;
 };
 
 /* A growing array of per-request stamps or times, ns. */
@@ -210,6 +238,7 @@ struct server {
 	int listen_fd;
 	const struct opts *o;
 	struct stamps rx, reply;   /* its request's receive timestamp, its reply's send start */
+	struct stamps sent;        /* its reply's send return */
 };
 
 static void *serve(void *arg)
@@ -233,6 +262,7 @@ static void *serve(void *arg)
 		stamp(&s->reply, now_rt_ns());
 		if (send_all(fd, buf, sizeof(buf)))
 			break;
+		stamp(&s->sent, now_rt_ns());
 	}
 	close(fd);
 	return NULL;
@@ -246,6 +276,7 @@ struct conn {
 	int fd;
 	long gap_us;
 	struct stamps start, rx, start_mono, done_mono;   /* the client's */
+	struct stamps sent;                               /* its send's return */
 };
 
 static void conn_open(struct conn *c, const struct opts *o, long gap_us)
@@ -272,6 +303,7 @@ static void conn_request(struct conn *c)
 	stamp(&c->start, now_rt_ns());
 	if (send_all(c->fd, buf, sizeof(buf)))
 		die("client send");
+	stamp(&c->sent, now_rt_ns());
 	if (recv_all(c->fd, buf, sizeof(buf), &rx))
 		die("client recv");
 	stamp(&c->done_mono, now_ns());
@@ -280,10 +312,30 @@ static void conn_request(struct conn *c)
 		sleep_us(c->gap_us);
 }
 
-static void conn_report(struct conn *c, const struct opts *o, const char *name)
+/* Every request's stamps (see -o), n of them. */
+static void write_stamps(const struct conn *c, const struct opts *o, long n)
+{
+	FILE *f = fopen(o->stamps_file, "w");
+
+	if (!f)
+		die("stamps file");
+	for (long i = 0; i < n; i++) {
+		const long v[] = { c->start.ns[i], c->sent.ns[i], c->s.rx.ns[i], c->s.reply.ns[i],
+				   c->s.sent.ns[i], c->rx.ns[i] };
+
+		fprintf(f, "%d", is_slow(o, i));
+		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+			fprintf(f, " %ld.%03ld", v[k] / 1000, v[k] % 1000);
+		fprintf(f, "\n");
+	}
+	if (fclose(f))
+		die("stamps file");
+}
+
+static void conn_report(struct conn *c, const struct opts *o, const char *name, int stamps)
 {
 	const long *start = c->start.ns, *rx = c->rx.ns, *srx = c->s.rx.ns, *reply = c->s.reply.ns,
-		   *m0 = c->start_mono.ns, *m1 = c->done_mono.ns;
+		   *m0 = c->start_mono.ns, *m1 = c->done_mono.ns, *sent = c->sent.ns, *ssent = c->s.sent.ns;
 	long n;
 
 	shutdown(c->fd, SHUT_WR);
@@ -291,6 +343,7 @@ static void conn_report(struct conn *c, const struct opts *o, const char *name)
 	close(c->fd);
 	/* every request the client finished has both sides' stamps */
 	n = c->rx.n < c->s.reply.n ? c->rx.n : c->s.reply.n;
+	n = n < c->s.sent.n ? n : c->s.sent.n;
 	if (name)
 		printf("conn=%s ", name);
 	printf("transactions=%ld served=%ld port=%d server_p50_us=%.1f server_p99_us=%.1f "
@@ -303,13 +356,24 @@ static void conn_report(struct conn *c, const struct opts *o, const char *name)
 		       "client_slow_p50_us=%.1f",
 		       pct_us(o, srx, reply, n, 0, 50), pct_us(o, srx, reply, n, 1, 50),
 		       pct_us(o, start, rx, n, 0, 50), pct_us(o, start, rx, n, 1, 50));
+	/* the brackets of a tracer's intervals (see the top of this file) */
+	printf(" server_lo_p50_us=%.1f server_hi_p50_us=%.1f client_lo_p50_us=%.1f client_hi_p50_us=%.1f",
+	       pct_us(o, sent, reply, n, -1, 50), pct_us(o, srx, rx, n, -1, 50),
+	       pct_us(o, srx, rx, n, -1, 50), pct_us(o, start, ssent, n, -1, 50));
+	if (o->slow_pct)
+		printf(" server_fast_lo_p50_us=%.1f server_fast_hi_p50_us=%.1f client_fast_lo_p50_us=%.1f "
+		       "client_fast_hi_p50_us=%.1f",
+		       pct_us(o, sent, reply, n, 0, 50), pct_us(o, srx, rx, n, 0, 50),
+		       pct_us(o, srx, rx, n, 0, 50), pct_us(o, start, ssent, n, 0, 50));
 	printf("\n");
+	if (o->stamps_file && stamps)
+		write_stamps(c, o, n);
 }
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: rr_timed [-d s] [-c cpu] [-S cpu] [-H us | -B fast_us,slow_us,slow_pct] "
-			"[-g us] [-A phase_ms] [-n requests]\n");
+			"[-g us] [-A phase_ms] [-n requests] [-o stamps_file]\n");
 	exit(2);
 }
 
@@ -320,7 +384,7 @@ int main(int argc, char **argv)
 	long t_end, phase_ms = 0, total = 0;
 	int c, nconn;
 
-	while ((c = getopt(argc, argv, "d:c:S:H:B:g:A:n:")) != -1) {
+	while ((c = getopt(argc, argv, "d:c:S:H:B:g:A:n:o:")) != -1) {
 		switch (c) {
 		case 'd': o.seconds = atof(optarg); break;
 		case 'c': o.client_cpu = atoi(optarg); break;
@@ -333,6 +397,7 @@ int main(int argc, char **argv)
 		case 'g': o.gap_us = atol(optarg); break;
 		case 'A': phase_ms = atol(optarg); break;
 		case 'n': o.max_requests = atol(optarg); break;
+		case 'o': o.stamps_file = optarg; break;
 		default: usage();
 		}
 	}
@@ -368,6 +433,6 @@ int main(int argc, char **argv)
 			break;
 	}
 	for (int k = 0; k < nconn; k++)
-		conn_report(&conns[k], &o, phase_ms ? (k == 0 ? "paced" : "burst") : NULL);
+		conn_report(&conns[k], &o, phase_ms ? (k == 0 ? "paced" : "burst") : NULL, k == 0);
 	return 0;
 }

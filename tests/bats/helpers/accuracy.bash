@@ -21,10 +21,49 @@ near() {
 	}'
 }
 
-# MISSES counts the misses of check calls; a test ends with no_misses.
+# between WHAT GOT LO HI PCT: like near, for a reference known only as a
+# bracket: fails unless LO x (1 - PCT%) <= GOT <= HI x (1 + PCT%), or when
+# any of them is not a number.
+between() {
+	awk -v w="$1" -v a="$2" -v l="$3" -v h="$4" -v p="$5" 'BEGIN {
+		num = "^-?[0-9]+([.][0-9]*)?([eE][-+]?[0-9]+)?$"
+		if (a !~ num || l !~ num || h !~ num) {
+			printf "%s: dbtrace %s, reference [%s, %s]: not comparable MISS\n", w, a, l, h
+			exit 1
+		}
+		ok = (a >= l * (1 - p / 100) && a <= h * (1 + p / 100))
+		printf "%s: dbtrace %s, reference between %s and %s (allowed %s%% beyond)%s\n", w, a, l, h, p, ok ? "" : " MISS"
+		exit !ok
+	}'
+}
+
+# attached FILE FAMILY...: fails, saying why, unless capture FILE has each
+# FAMILY on the attach path this kernel allows (expected_path): a family
+# the kernel refused leaves its figures null or its rows empty, which is
+# no question of accuracy (6.1's verifier once refused sched and softirq,
+# and these tests saw only "no processes" and a null share).
+attached() {
+	local file="$1" f want got
+	shift
+	for f in "$@"; do
+		want="$(expected_path "$f")"
+		got="$(jq -r --arg f "$f" '.probes[$f].attach' "$file")"
+		[ "$got" = "$want" ] || {
+			echo "$f family attached via '$got', expected '$want'; rejected: $(jq -c --arg f "$f" '.probes[$f].rejected' "$file")"
+			return 1
+		}
+	done
+}
+
+# MISSES counts the misses of check and check_between calls; a test ends
+# with no_misses.
 MISSES=0
 check() {
 	near "$@" || MISSES=$((MISSES + 1))
+}
+
+check_between() {
+	between "$@" || MISSES=$((MISSES + 1))
 }
 
 no_misses() {
