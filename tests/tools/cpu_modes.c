@@ -140,7 +140,6 @@ int main(int argc, char **argv)
 		{ .name = "mixed", .run = run_mixed },
 	};
 	const int n = sizeof(jobs) / sizeof(jobs[0]);
-	pthread_t tid[sizeof(jobs) / sizeof(jobs[0])];
 	double seconds = 5;
 	int opt;
 
@@ -157,13 +156,7 @@ int main(int argc, char **argv)
 	}
 	printf("pid %d\n", getpid());
 	fflush(stdout);
-	for (int i = 0; i < n; i++)
-		if (pthread_create(&tid[i], NULL, thread_main, &jobs[i]))
-			die("pthread_create");
-	sleep_us((long)(seconds * 1e6));
-	atomic_store(&stop, 1);
-	for (int i = 0; i < n; i++)
-		pthread_join(tid[i], NULL);
+	run_threads(thread_main, jobs, sizeof(jobs[0]), n, seconds, &stop);
 	for (int i = 0; i < n; i++) {
 		struct account *a = &jobs[i];
 		unsigned long long ticks = a->utime + a->stime;

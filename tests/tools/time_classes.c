@@ -333,7 +333,6 @@ int main(int argc, char **argv)
 		{ .a = { .cls = "diskrd", .state = "disk" }, .name = "diskrd", .run = run_disk },
 	};
 	int n = sizeof(jobs) / sizeof(jobs[0]);
-	pthread_t tid[sizeof(jobs) / sizeof(jobs[0])];
 	const char *only = NULL;
 	double seconds = 5;
 	int opt;
@@ -361,13 +360,7 @@ int main(int argc, char **argv)
 		die("socketpair");
 	printf("pid %d\n", getpid());
 	fflush(stdout);
-	for (int i = 0; i < n; i++)
-		if (pthread_create(&tid[i], NULL, thread_main, &jobs[i]))
-			die("pthread_create");
-	sleep_us((long)(seconds * 1e6));
-	atomic_store(&stop, 1);
-	for (int i = 0; i < n; i++)
-		pthread_join(tid[i], NULL);
+	run_threads(thread_main, jobs, sizeof(jobs[0]), n, seconds, &stop);
 	/* one line per class: the sums of its threads */
 	for (int i = 0; i < n; i++) {
 		struct account s = { 0 };

@@ -11,7 +11,9 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +96,25 @@ static inline int tcp_connect_nodelay(const struct sockaddr_in *sa)
 		die("connect");
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	return fd;
+}
+
+/* Runs fn in a thread of its own for each of the n jobs (size bytes
+ * apart) for seconds, then sets *stop and waits for them all. */
+static inline void run_threads(void *(*fn)(void *), void *jobs, size_t size, int n, double seconds,
+			       atomic_int *stop)
+{
+	pthread_t *tid = calloc((size_t)n, sizeof(*tid));
+
+	if (!tid)
+		die("calloc");
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&tid[i], NULL, fn, (char *)jobs + (size_t)i * size))
+			die("pthread_create");
+	sleep_us((long)(seconds * 1e6));
+	atomic_store(stop, 1);
+	for (int i = 0; i < n; i++)
+		pthread_join(tid[i], NULL);
+	free(tid);
 }
 
 #endif
