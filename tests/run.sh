@@ -77,7 +77,7 @@ count_tap() {
 	r_fail=$((r_fail + f))
 	r_skip=$((r_skip + s))
 	while IFS= read -r line; do
-		name=$(sed -E 's/^ok [0-9]+ //; s/ # [sS][kK][iI][pP]( .*)?$//' <<<"$line")
+		name=$(sed -E 's/^ok [0-9]+ //; s/ # [sS][kK][iI][pP]( .*)?$//; s/ in [0-9]+ms$//' <<<"$line")
 		skip_reason "$name" "$(sed -nE 's/.* # [sS][kK][iI][pP] +(.*)$/\1/p' <<<"$line")"
 	done < <(grep -E '^ok ' "$log" | grep -iE ' # skip( |$)')
 	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log" | head -1)
@@ -120,7 +120,9 @@ run_bats() {
 		echo "== integration tests (bats, host kernel $(uname -r))"
 		local log
 		log="$(mktemp)"
-		bats --tap tests/bats | tee "$log"
+		# --timing: each test's time on its line (here and in the VM
+		# rings), to see where the suite's minutes go
+		bats --tap --timing tests/bats | tee "$log"
 		count_tap "$log"
 		rm -f "$log"
 	fi

@@ -194,7 +194,9 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 # A cgroup of its own for the cluster (as systemd gives a service): --cgroup
 # with the unit-like name selects it and nothing else; --group-by cgroup
 # makes it one group, pgbench (outside it) not in the capture.
-# bats test_tags=vm
+# Host only: choosing processes by cgroup is user space's reading of
+# /proc and /sys, the same on every kernel; the VM ring keeps the tests
+# whose numbers come from its own attach paths.
 @test "postgres in a cgroup: --cgroup NAME selects it, --group-by cgroup makes it one group" {
 	local cgroot name p pids
 	if [ -e /sys/fs/cgroup/cgroup.controllers ]; then
