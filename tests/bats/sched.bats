@@ -113,7 +113,7 @@ class_field() {   # file class field
 	jq -e --argjson n "$POOL_NCPUS" '(.intervals | length) as $ni | .findings[] | select(.id == "oversubscription") |
 	       .severity != null and .evidence.runnable_avg > $n and .evidence.allowed_cpus == $n and
 	       .evidence.runq_p99_us > 1000 and (.hint | length) > 0 and
-	       .first_interval >= 0 and .first_interval < $ni' "$SCRATCH/16.json"
+	       (.first_interval | IN(range(0; $ni)))' "$SCRATCH/16.json"
 	"$VALIDATE" "$SCRATCH/16.json"
 
 	start_pool -n 1 -d 120 -c "$POOL_CPUS"
