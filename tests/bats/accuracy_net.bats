@@ -23,9 +23,6 @@ teardown() {
 	remove_scratch
 }
 
-LIMIT=10
-[ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
-
 # rr_capture SECONDS LOAD_ARGS...: a capture of SECONDS around one
 # rr_timed run (client on $OTHER_CPU, server on $LOAD_CPU); sets PORT.
 rr_capture() {

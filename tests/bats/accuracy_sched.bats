@@ -8,10 +8,6 @@
 load helpers/common
 load helpers/accuracy
 
-# Slower under qemu TCG: dbtrace and libbpf-tools need longer to load there.
-LIMIT=10
-[ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
-
 setup() {
 	make_scratch
 	MISSES=0

@@ -12,10 +12,6 @@ load helpers/accuracy
 # ticks against /proc/stat's 2 on a quiet CPU; the total over all vectors
 # 14% under libbpf-tools softirqs, NET_RX 8.8% under), not yet explained.
 
-# Slower under qemu TCG: dbtrace and libbpf-tools need longer to load there.
-LIMIT=10
-[ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
-
 setup() {
 	make_scratch
 	MISSES=0
