@@ -90,6 +90,8 @@ bool bimodal_detect(const __u64 *fine, int nfine, const struct bimodal_config *c
 	if (found) {
 		r->low_p50_us = part_p50(fine, nfine, 0, r->valley_slot);
 		r->high_p50_us = part_p50(fine, nfine, r->valley_slot + 1, n - 1);
+		/* octave v >= 1 ends at 2^(v+5) ns (see bimodal_octave) */
+		r->split_us = (double)(1ull << (r->valley_slot + 5)) / 1000;
 	}
 	return found;
 }
@@ -137,6 +139,7 @@ static void describe(struct finding *f, const struct net_interval *iv,
 	finding_num(f, "fast_mode_pct", 100 * r->low_share);
 	finding_num(f, "slow_mode_us", r->high_p50_us);
 	finding_num(f, "slow_mode_pct", 100 * r->high_share);
+	finding_num(f, "split_us", r->split_us);
 	if (o) {
 		finding_num(f, o->role == DBT_NET_SERVER ? "server_response_p50_us" : "client_response_p50_us",
 			    o->resp_p50_us);

@@ -32,6 +32,8 @@ struct bimodal_result {
 	int valley_slot;               /* the emptiest octave between them; the split */
 	double low_share, high_share;  /* of all samples, 0..1 */
 	double low_p50_us, high_p50_us;  /* median inside each mode */
+	double split_us;               /* the valley octave's upper edge: a request
+	                                  this long or longer is in the slow group */
 };
 
 /* Finds two separated modes in a fine histogram of n buckets (dbtrace/hist.h),

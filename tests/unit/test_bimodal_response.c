@@ -37,6 +37,11 @@ static void test_two_modes_centres(void **state)
 		h[dbt_hist_bucket(4900000 + (uint64_t)(i % 101) * 2000)]++;    /* 4.9-5.1 ms */
 	assert_true(bimodal_detect(h, DBT_HIST_BUCKETS, &c, &r));
 	assert_true(fabs(r.low_share - 0.9) < 1e-9);
+	/* the split lies between the modes, on an octave's edge, and every
+	 * sample below it is in the fast group */
+	assert_true(r.split_us > 204 && r.split_us <= 4900);
+	assert_int_equal(dbt_hist_bucket((uint64_t)(r.split_us * 1000)) % DBT_HIST_SUB, 0);
+	assert_int_equal(bimodal_octave(dbt_hist_bucket((uint64_t)(r.split_us * 1000)) - 1), r.valley_slot);
 	assert_true(fabs(r.low_p50_us - 200) / 200 < 0.05);
 	assert_true(fabs(r.high_p50_us - 5000) / 5000 < 0.05);
 }
