@@ -97,10 +97,10 @@ runqlat_rank() {
 	local secs=4
 	# runqlat's window holds dbtrace's: it prints its histogram when
 	# interrupted (SIGINT, given back to this background command)
-	env --default-signal=INT stdbuf -oL runqlat -p "$POOL" 999 1 >"$SCRATCH/runqlat" 2>&1 &
+	"${AHEAD[@]}" env --default-signal=INT stdbuf -oL runqlat -p "$POOL" 999 1 >"$SCRATCH/runqlat" 2>&1 &
 	RQL_PID=$!
 	wait_for_text "$SCRATCH/runqlat" "Tracing" "$LIMIT"
-	"$DBTRACE" capture -d "$secs" -p "$POOL" -o "$SCRATCH/run.json" 2>/dev/null
+	"${AHEAD[@]}" "$DBTRACE" capture -d "$secs" -p "$POOL" -o "$SCRATCH/run.json" 2>/dev/null
 	kill -INT "$RQL_PID"
 	wait "$RQL_PID"; RQL_PID=
 	local pool="$POOL"

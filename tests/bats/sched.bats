@@ -103,7 +103,7 @@ class_field() {   # file class field
 # bats test_tags=vm,rt
 @test "oversubscription fires with 16 busy workers on 2 CPUs (or the 1 there is) and not with 1" {
 	start_pool -n 16 -d 120 -c "$POOL_CPUS"
-	"$DBTRACE" capture -d 3 -p "$POOL" -o "$SCRATCH/16.json" 2>/dev/null
+	"${AHEAD[@]}" "$DBTRACE" capture -d 3 -p "$POOL" -o "$SCRATCH/16.json" 2>/dev/null
 	kill "$POOL" 2>/dev/null; wait "$POOL" 2>/dev/null || true; POOL=
 	jq -e --argjson p "$(jq '.processes[0].pid' "$SCRATCH/16.json")" \
 		'[.findings[] | select(.id == "oversubscription" and .pid == $p and .class == "TNT_L0_1002")] | length == 1' \

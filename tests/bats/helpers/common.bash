@@ -45,6 +45,16 @@ teardown_scratch() {
 	remove_scratch
 }
 
+# "${AHEAD[@]}" CMD...: runs a tracer (dbtrace, runqlat) started beside a
+# test's busy load at nice -10, so that loading its programs does not
+# queue behind the load: under qemu TCG the verifier's seconds stretch
+# ninefold behind 16 spinners on 2 CPUs (one capture took 45 s to start).
+# Once attached, a tracer wakes once per interval; its priority does not
+# move what it measures. An array, not a function: a function run in the
+# background is a subshell, and a signal sent to its pid would not reach
+# the tracer.
+AHEAD=(nice -n -10)
+
 # capture_around OUT SECONDS CMD...: a capture of SECONDS into OUT (extra
 # options in CAPTURE_OPTS) with CMD run inside it, started after the first
 # snapshot. CMD's stdout goes to OUT.load (and is printed), its pid to
