@@ -162,6 +162,11 @@ qdisc_reason() {
 		# the RTO in ms needs the kernel's HZ (its config: the VM has none)
 		jq -e '.net.ports[] | select(.port == 7000 and .role == "client") |
 		       .retransmits.rto_wait_ms >= 200 and .retransmits.rto_wait_ms < 400' "$SCRATCH/run.json"
+		# the client's response times per interval, by octave (log2 of
+		# ns: 20 is 1 ms, 27 134 ms), for a run that finds no second mode
+		jq -c '.intervals[] | .net.ports[]? | select(.port == 7000 and .role == "client") |
+		       {requests, octaves: ([.response_hist.buckets[]? | {o: (.[0] | if . < 1 then 0 else log2 | floor end), n: .[1]}] |
+		       group_by(.o) | map("\(.[0].o):\(map(.n) | add)") | join(" "))}' "$SCRATCH/run.json"
 		# the second mode sits at the timeout, and bimodal_response says why
 		jq -e '.findings[] | select(.id == "bimodal_response" and .class == "7000/client") |
 		       .evidence.slow_mode_us >= 150000 and .evidence.rto_waits > 0 and
