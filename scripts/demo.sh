@@ -34,7 +34,11 @@ read -r PG_DIR PG_PORT PG_PID PG_USER < <("$PGT" start)
 [ -n "$PG_PID" ] || exit 1
 # the last CPU this shell may use: the server's only one
 cpu="$(taskset -cp $$ | sed 's/.*: //' | tr ',' '\n' | tail -1 | sed 's/.*-//')"
-taskset -apc "$cpu" "$PG_PID" >/dev/null
+# the postmaster and the processes it already forked (checkpointer,
+# walwriter, ...); backends inherit it as they are forked
+for p in "$PG_PID" $(pgrep -P "$PG_PID"); do
+	taskset -apc "$cpu" "$p" >/dev/null
+done
 echo "demo: postmaster $PG_PID on port $PG_PORT, bound to CPU $cpu; pgbench select-only," \
 	"$CLIENTS clients (the bad setting: more busy connections than the server's CPUs)" >&2
 # setpriv execs pgbench: $! is its pid (runuser needs PAM, and forks)

@@ -4,6 +4,7 @@
 #include "render/text.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,14 @@ static double get_mig(const void *r) { return cls(r)->migrations_per_s; }
 static double get_runnable(const void *r) { return cls(r)->runnable_avg; }
 static double get_silost(const void *r) { return cls(r)->softirq_lost_pct; }
 static double get_vdso(const void *r) { return cls(r)->vdso_pct; }
+/* the row's group: its processes this interval ("-": unknown, a capture
+ * read back from before groups) */
+static double get_procs(const void *r)
+{
+	int n = ((const struct class_row *)r)->proc->n_procs;
+
+	return n > 0 ? n : NAN;
+}
 
 static const struct table_col columns[] = {
 	{ 'p', "PID", 7, TABLE_RIGHT, COL_PID, 0, get_pid },
@@ -43,6 +52,7 @@ static const struct table_col columns[] = {
 	{ 'm', "MIG/s", 7, TABLE_RIGHT, COL_NUM, 0, get_mig },
 	{ 'L', "%SILOST", 7, TABLE_RIGHT, COL_NUM, 1, get_silost },
 	{ 'D', "vDSO%", 6, TABLE_RIGHT, COL_NUM, 1, get_vdso },
+	{ 'P', "PROCS", 5, TABLE_RIGHT, COL_NUM, 0, get_procs },
 	{ 0, "CPUS", 0, TABLE_LEFT, COL_TEXT, 0, NULL },
 };
 #define NCOLS (sizeof(columns) / sizeof(columns[0]))
@@ -60,7 +70,7 @@ bool class_table_valid_key(char key)
 const char *class_table_key_help(void)
 {
 	return "sort: p pid  t threads  C %cpu  V vol/s  I invol/s  R runnable  5/9/M runq p50/p99/max  "
-	       "m migrations  L lost to softirq  D vDSO   v time view  q quit";
+	       "m migrations  L lost to softirq  D vDSO  P processes   v time view  q quit";
 }
 
 void class_table_header(char *buf, size_t len, char sort_key)

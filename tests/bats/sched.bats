@@ -140,6 +140,9 @@ class_field() {   # file class field
 	[[ "$output" == *"*INVOL/s"* ]]
 	grep -E "^ *$POOL +thread_pool +TNT_L0_1002 +2 " <<<"$output"
 	grep -E "^ *$POOL +thread_pool +RpcIO +2 " <<<"$output"
+	# PROCS, before CPUS: the pool is a process alone
+	[[ "$output" == *" PROCS CPUS"* ]]
+	awk -v p="$POOL" '$1 == p { n++; if ($(NF - 1) != 1) bad = 1 } END { exit !(n && !bad) }' <<<"$output"
 	# nothing but the filtered process
 	[ -z "$(grep -E '^ *[0-9]+ ' <<<"$output" | grep -v " thread_pool ")" ]
 }
