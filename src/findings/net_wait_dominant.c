@@ -98,7 +98,7 @@ int net_wait_dominant_check(const struct sched_interval *si, const struct net_in
 			if (!(c->vol_per_s >= cfg->wakeups_per_request * server->requests_per_s))
 				continue;
 			/* the port's client waits for each reply the same way */
-			if (serves && serves(p->pid, client->port, serves_arg) == 0)
+			if (serves && serves(p, c, client->port, serves_arg) == 0)
 				continue;
 			memset(&f, 0, sizeof(f));
 			describe(&f, p, c, client, server, si->dt_s);

@@ -28,12 +28,14 @@ struct netwait_config {
 
 void netwait_config_default(struct netwait_config *cfg);
 
-/* Whether process pid is the server of port (holds a socket bound to it
- * locally): 1 yes, 0 no, negative unknown. The port rows carry no
- * process, and a client class waiting in recv() for each reply matches
- * the rule's numbers as well as the server does: this tells them apart.
- * I/O, so the caller's (sysinfo/port_socket.h); NULL judges without it. */
-typedef int (*netwait_serves_fn)(int pid, uint16_t port, void *arg);
+/* Whether class c of group p is the server of port (one of the
+ * processes its threads belong to holds a socket bound to it locally):
+ * 1 yes, 0 no, negative unknown. The port rows carry no process, and a
+ * client class waiting in recv() for each reply matches the rule's
+ * numbers as well as the server does: this tells them apart. I/O, so the
+ * caller's (sysinfo/port_socket.h); NULL judges without it. */
+typedef int (*netwait_serves_fn)(const struct sched_proc_stats *p, const struct sched_class_stats *c,
+				 uint16_t port, void *arg);
 
 int net_wait_dominant_check(const struct sched_interval *si, const struct net_interval *ni,
 			    const struct netwait_config *cfg, netwait_serves_fn serves,

@@ -163,6 +163,31 @@ static void group_pids(struct class_map *map, struct class_map_group *g,
 	map->n_pids += n;
 }
 
+size_t class_map_class_pids(const struct class_map *map, uint32_t cls, uint32_t *out, size_t max)
+{
+	size_t kept = 0;
+
+	/* members are sorted by (tid, pid), not by class: one pass, each
+	 * new pid inserted in order; when full, a lower pid pushes the
+	 * highest out */
+	for (size_t i = 0; i < map->n_members && max; i++) {
+		uint32_t pid = map->members[i].pid;
+		size_t at = 0;
+
+		if (map->members[i].cls != cls)
+			continue;
+		while (at < kept && out[at] < pid)
+			at++;
+		if ((at < kept && out[at] == pid) || at == max)
+			continue;
+		if (kept < max)
+			kept++;
+		memmove(out + at + 1, out + at, (kept - 1 - at) * sizeof(*out));
+		out[at] = pid;
+	}
+	return kept;
+}
+
 int class_map_group_has(const struct class_map *map, size_t g, uint32_t pid)
 {
 	const struct class_map_group *gr = &map->groups[g];

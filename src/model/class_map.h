@@ -103,6 +103,11 @@ void class_map_free(struct class_map *map);
 /* Whether pid is one of group g's processes. */
 int class_map_group_has(const struct class_map *map, size_t g, uint32_t pid);
 
+/* The distinct processes (pids) whose threads are in class cls into out,
+ * ascending: the lowest max of them. Returns how many it wrote. A group's
+ * class can span processes (PostgreSQL's backends). */
+size_t class_map_class_pids(const struct class_map *map, uint32_t cls, uint32_t *out, size_t max);
+
 /* The member for (pid, tid); NULL if the map does not hold it. */
 const struct class_map_member *class_map_find(const struct class_map *map, uint32_t pid,
 					      uint32_t tid);

@@ -1,7 +1,8 @@
 #include "session/judge.h"
-#include "sysinfo/port_socket.h"
+#include "session/class_port.h"
 #include "sysinfo/proc_status.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Enough for the busiest processes of any real host; the capture lists
@@ -101,17 +102,18 @@ static int judge_loss(struct judge *j, const struct tick *t, int index)
 }
 
 #define JUDGE_SERVES_KEEP 10
-
 /* netwait_serves_fn over /proc, with the answers kept a while: a class
  * that fires does so interval after interval. */
-static int serves_port(int pid, uint16_t port, void *arg)
+static int serves_port(const struct sched_proc_stats *p, const struct sched_class_stats *c,
+		       uint16_t port, void *arg)
 {
 	struct judge *j = arg;
 	struct judge_serves *s = NULL;
 	int n = (int)(sizeof(j->serves) / sizeof(j->serves[0]));
 
 	for (int i = 0; i < j->n_serves; i++)
-		if (j->serves[i].pid == pid && j->serves[i].port == port)
+		if (j->serves[i].pid == p->pid && j->serves[i].port == port &&
+		    !strcmp(j->serves[i].cls, c->name))
 			s = &j->serves[i];
 	if (!s && j->n_serves < n)
 		s = &j->serves[j->n_serves++];
@@ -119,10 +121,12 @@ static int serves_port(int pid, uint16_t port, void *arg)
 		for (int i = 0; i < n; i++)
 			if (!s || j->serves[i].read_at < s->read_at)
 				s = &j->serves[i];
-	if (s->pid != pid || s->port != port || j->index - s->read_at >= JUDGE_SERVES_KEEP) {
-		s->pid = pid;
+	if (s->pid != p->pid || s->port != port || strcmp(s->cls, c->name) ||
+	    j->index - s->read_at >= JUDGE_SERVES_KEEP) {
+		s->pid = p->pid;
 		s->port = port;
-		s->answer = proc_serves_port("", pid, port);
+		snprintf(s->cls, sizeof(s->cls), "%s", c->name);
+		s->answer = class_serves_port("", j->classes, p, c, port);
 		s->read_at = j->index;
 	}
 	return s->answer;
@@ -143,9 +147,12 @@ int judge_tick(struct judge *j, struct tick *t, const struct cpu_row *rows, int 
 			err = lock_contention_check(si, &j->lockc, index, &j->now);
 		if (!err)
 			err = io_bound_check(si, &j->iobound, index, &j->now);
-		if (!err && t->have_net)
+		if (!err && t->have_net) {
+			j->classes = &t->classes;
 			err = net_wait_dominant_check(si, &t->net, &j->netwait, serves_port, j, index,
 						      &j->now);
+			j->classes = NULL;
+		}
 	}
 	if (!err && t->have_clock)
 		err = gettimeofday_hotspot_check(&t->clock, fns, &j->clock_env, &j->gtod, index,

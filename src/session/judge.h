@@ -46,7 +46,15 @@ struct judge {
 	/* net_wait_dominant's question (sysinfo/port_socket.h), asked only
 	 * of a class that passed its other tests, answered from /proc and
 	 * kept JUDGE_SERVES_KEEP intervals */
-	struct judge_serves { int pid; uint16_t port; int answer; int read_at; } serves[16];
+	/* net_wait_dominant's answers, by group, class and port */
+	struct judge_serves {
+		int pid;
+		char cls[TCLASS_NAME_MAX];
+		uint16_t port;
+		int answer;
+		int read_at;
+	} serves[16];
+	const struct class_map *classes;  /* the tick being judged's, while it is */
 	int n_serves;
 	int index;                     /* the tick being judged */
 	int pids[DBT_MAX_PIDS];        /* -p: the misbinding targets */

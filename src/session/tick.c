@@ -28,23 +28,22 @@ static int tick_classes(const struct world_snapshot *prev, const struct world_sn
 int tick_compute(const struct world_snapshot *prev, const struct world_snapshot *cur,
 		 const struct tick_filters *f, struct tick *t)
 {
-	struct class_map map = { 0 };
+	struct class_map *map = &t->classes;
 	int err;
 
 	memset(t, 0, sizeof(*t));
-	err = tick_classes(prev, cur, f, &map);
+	err = tick_classes(prev, cur, f, map);
 	if (!err && cur->have_sched) {
-		err = sched_interval_compute(&prev->sched, &cur->sched, &map, f->sched, &t->sched);
+		err = sched_interval_compute(&prev->sched, &cur->sched, map, f->sched, &t->sched);
 		t->have_sched = !err;
 	}
 	if (!err && cur->have_clock) {
-		err = clock_interval_compute(&prev->clock, &cur->clock, &map, f->sched, &t->clock);
+		err = clock_interval_compute(&prev->clock, &cur->clock, map, f->sched, &t->clock);
 		t->have_clock = !err;
 		/* the class view's vDSO % beside each sched class */
 		if (!err && t->have_sched)
-			err = clock_vdso_share(&t->clock, &map, &t->sched);
+			err = clock_vdso_share(&t->clock, map, &t->sched);
 	}
-	class_map_free(&map);
 	if (!err)
 		err = tick_net_run(cur->have_net ? &prev->net : NULL, cur->have_net ? &cur->net : NULL,
 				   cur->have_loss ? &prev->loss : NULL, cur->have_loss ? &cur->loss : NULL,
@@ -83,6 +82,7 @@ int tick_net_run(const struct net_snapshot *net_first, const struct net_snapshot
 
 void tick_free(struct tick *t)
 {
+	class_map_free(&t->classes);
 	sched_interval_free(&t->sched);
 	clock_interval_free(&t->clock);
 	net_interval_free(&t->net);

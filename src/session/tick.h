@@ -7,6 +7,7 @@
 #define DBTRACE_SESSION_TICK_H
 
 #include <stdbool.h>
+#include "model/class_map.h"
 #include "model/clock_model.h"
 #include "model/loss_model.h"
 #include "model/net_model.h"
@@ -32,6 +33,9 @@ struct tick {
 	bool have_sched, have_clock, have_net;   /* the families in both snapshots */
 	struct loss_interval loss;     /* its port and drop numbers also joined into net */
 	bool have_loss;
+	/* the tick's thread -> class map: which processes a class's threads
+	 * belong to (sched's map_group and map_class index it) */
+	struct class_map classes;
 };
 
 /* Computes t from prev and cur (a family off in cur is left out). Returns

@@ -109,11 +109,13 @@ static void test_io_bound(void **state)
 	findings_free(&l);
 }
 
-/* A fake of the /proc question: only pid *arg serves. */
-static int serves_only(int pid, uint16_t port, void *arg)
+/* A fake of the /proc question: only group *arg serves. */
+static int serves_only(const struct sched_proc_stats *p, const struct sched_class_stats *c,
+		       uint16_t port, void *arg)
 {
+	(void)c;
 	(void)port;
-	return pid == *(int *)arg;
+	return p->pid == *(int *)arg;
 }
 
 static void test_net_wait_dominant(void **state)

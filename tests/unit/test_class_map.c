@@ -197,6 +197,7 @@ static void processes_grouped_by_title(void **state)
 		{ 902, 902, "postgres", "postgres", 0 },
 		{ 901, 901, "postgres", "postgres", 0 },
 		{ 902, 905, "bgio", "postgres", 0 },
+		{ 902, 899, "postgres", "postgres", 0 },   /* a lower tid: 902 before 901 */
 		{ 700, 700, "pgbench", "pgbench", 0 },
 		{ 700, 701, "pgbench", "pgbench", 0 },
 	};
@@ -233,6 +234,20 @@ static void processes_grouped_by_title(void **state)
 	assert_false(class_map_group_has(&map, 1, 700));
 	assert_true(class_map_group_has(&map, 0, 700));
 	assert_int_equal(map.groups[0].n_pids, 1);
+	/* the processes of a class: the backends, ascending, cut at max */
+	{
+		uint32_t pids[4] = { 0 };
+		uint32_t backend = class_map_find(&map, 902, 902)->cls;
+
+		assert_int_equal(class_map_class_pids(&map, backend, pids, 4), 2);
+		assert_int_equal(pids[0], 901);
+		assert_int_equal(pids[1], 902);
+		assert_int_equal(class_map_class_pids(&map, backend, pids, 1), 1);
+		assert_int_equal(pids[0], 901);
+		assert_int_equal(class_map_class_pids(&map, backend, pids, 0), 0);
+		assert_int_equal(class_map_class_pids(&map, class_map_find(&map, 700, 701)->cls, pids, 4), 1);
+		assert_int_equal(pids[0], 700);
+	}
 	class_map_free(&map);
 }
 
