@@ -11,6 +11,14 @@ void bimodal_config_default(struct bimodal_config *cfg)
 	cfg->min_gap_slots = 3;
 	cfg->valley_ratio = 0.25;
 	cfg->min_mode_share = 0.03;
+	cfg->min_mode_timed = 2;
+}
+
+double bimodal_weight(const __u64 *h, int n, uint64_t timed)
+{
+	uint64_t total = hist_total(h, n);
+
+	return timed && total > timed ? (double)total / (double)timed : 1;
 }
 
 /* A local maximum: no lower than its neighbours (plateaus give several
@@ -40,6 +48,12 @@ int bimodal_octave(int bucket)
 
 bool bimodal_detect(const __u64 *fine, int nfine, const struct bimodal_config *cfg,
 		    struct bimodal_result *r)
+{
+	return bimodal_detect_sampled(fine, nfine, 1, cfg, r);
+}
+
+bool bimodal_detect_sampled(const __u64 *fine, int nfine, double weight,
+			    const struct bimodal_config *cfg, struct bimodal_result *r)
 {
 	/* the modes are looked for among octaves: 32 fine buckets each are
 	 * too thin a slice of a mode to have a shape; each mode's centre
@@ -75,6 +89,9 @@ bool bimodal_detect(const __u64 *fine, int nfine, const struct bimodal_config *c
 				low += h[i];
 			if ((double)low < cfg->min_mode_share * (double)total ||
 			    (double)(total - low) < cfg->min_mode_share * (double)total)
+				continue;
+			if ((double)low < cfg->min_mode_timed * weight ||
+			    (double)(total - low) < cfg->min_mode_timed * weight)
 				continue;
 			if ((low < total - low ? low : total - low) <= best)
 				continue;
@@ -174,7 +191,9 @@ int bimodal_response_check(const struct net_interval *iv, const struct bimodal_c
 		struct finding f;
 		int err;
 
-		if (!bimodal_detect(p->resp_hist, DBT_HIST_BUCKETS, cfg, &r))
+		if (!bimodal_detect_sampled(p->resp_hist, DBT_HIST_BUCKETS,
+					    bimodal_weight(p->resp_hist, DBT_HIST_BUCKETS, p->resp_timed), cfg,
+					    &r))
 			continue;
 		memset(&f, 0, sizeof(f));
 		describe(&f, iv, p, &r);

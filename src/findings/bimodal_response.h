@@ -23,6 +23,8 @@ struct bimodal_config {
 	double valley_ratio;           /* default 0.25: the dip between the modes is at
 	                                  most this share of the smaller mode's peak */
 	double min_mode_share;         /* default 0.03: each mode holds >= 3% of samples */
+	double min_mode_timed;         /* default 2: each mode holds that many timed requests'
+	                                  worth (of a sampled histogram's mean weight) */
 };
 
 void bimodal_config_default(struct bimodal_config *cfg);
@@ -45,6 +47,16 @@ struct bimodal_result {
  * median of the fine buckets on its side of the valley. Pure. */
 bool bimodal_detect(const __u64 *h, int n, const struct bimodal_config *cfg,
 		    struct bimodal_result *r);
+/* As bimodal_detect() for a sampled histogram whose samples weigh weight
+ * on average (its weighted total over the samples really timed; 1: every
+ * one timed): under load one request in 16 is timed and counts 16, and a
+ * mode of one timed request, one outlier drawn, is no mode. */
+bool bimodal_detect_sampled(const __u64 *h, int n, double weight, const struct bimodal_config *cfg,
+			    struct bimodal_result *r);
+/* The mean weight of a sampled histogram's samples: its weighted total
+ * over the samples timed; 1 when every one was timed or timed is unknown
+ * (0: a capture from before sampling was recorded). */
+double bimodal_weight(const __u64 *h, int n, uint64_t timed);
 
 /* Judges the response-time histogram of every port of the window. */
 int bimodal_response_check(const struct net_interval *iv, const struct bimodal_config *cfg,

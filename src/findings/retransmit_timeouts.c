@@ -92,7 +92,10 @@ int retransmit_timeouts_check(const struct net_interval *iv, const struct rto_co
 			continue;
 		/* the slow mode of what clients see: the client row's times */
 		times = client && client->requests ? client : p;
-		have_slow = bimodal_detect(times->resp_hist, DBT_HIST_BUCKETS, bimodal, &slow);
+		have_slow = bimodal_detect_sampled(times->resp_hist, DBT_HIST_BUCKETS,
+						   bimodal_weight(times->resp_hist, DBT_HIST_BUCKETS,
+								  times->resp_timed),
+						   bimodal, &slow);
 		memset(&f, 0, sizeof(f));
 		describe(&f, iv, p, l, &slow, have_slow, cfg);
 		f.first_interval = f.last_interval = interval_index;

@@ -119,6 +119,31 @@ static void test_each_guard(void **state)
 	assert_true(bimodal_detect(few, DBT_HIST_BUCKETS, &c, &r));
 }
 
+/* Sampled under load (one request in 16 timed, counting 16): a second
+ * mode of one timed request, an outlier drawn once, is no mode; two are.
+ * The loss test's intervals look like this: ~350 requests, the slow
+ * group one or two timed replies at 200 ms. */
+static void test_sampled_mode_needs_two_timed(void **state)
+{
+	__u64 h[DBT_HIST_BUCKETS] = { 0 };
+	struct bimodal_config c = cfg();
+	struct bimodal_result r;
+
+	h[dbt_hist_bucket(12000)] = 224; h[dbt_hist_bucket(20000)] = 112; h[dbt_hist_bucket(40000)] = 16;
+	h[dbt_hist_bucket(204000000)] = 16;
+	/* 368 weighted from 23 timed: the mean weight 16 */
+	assert_true(fabs(bimodal_weight(h, DBT_HIST_BUCKETS, 23) - 16) < 1e-9);
+	assert_false(bimodal_detect_sampled(h, DBT_HIST_BUCKETS, 16, &c, &r));
+	/* every request timed, the same counts: 16 slow requests are a mode */
+	assert_true(bimodal_detect_sampled(h, DBT_HIST_BUCKETS, bimodal_weight(h, DBT_HIST_BUCKETS, 368), &c, &r));
+	assert_true(bimodal_detect(h, DBT_HIST_BUCKETS, &c, &r));
+	h[dbt_hist_bucket(204000000)] = 32;
+	assert_true(bimodal_detect_sampled(h, DBT_HIST_BUCKETS, 16, &c, &r));
+	assert_true(r.high_p50_us > 190000);
+	/* unknown sampling (timed 0: an older capture) weighs 1 */
+	assert_true(bimodal_weight(h, DBT_HIST_BUCKETS, 0) == 1);
+}
+
 /* Three groups: the most balanced split wins. */
 static void test_three_groups(void **state)
 {
@@ -176,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_retransmit_group),
 		cmocka_unit_test(test_unimodal_is_not_bimodal),
 		cmocka_unit_test(test_each_guard),
+		cmocka_unit_test(test_sampled_mode_needs_two_timed),
 		cmocka_unit_test(test_three_groups),
 		cmocka_unit_test(test_finding),
 	};
