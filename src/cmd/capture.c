@@ -14,6 +14,8 @@
 struct capture_ctx {
 	struct capture_writer *w;
 	struct capture_meta *meta;
+	const char *out;
+	double duration_s;
 };
 
 /* The header goes out once the first snapshot is taken: started_at and
@@ -38,6 +40,14 @@ static int on_start(void *ctx, uint64_t first_mono_ns)
 	}
 	capture_format_time(&wall, c->meta->started_at, sizeof(c->meta->started_at));
 	c->meta->started_at_monotonic_s = (double)first_mono_ns / 1e9;
+	/* said now, not before the first snapshot: a script that starts its
+	 * load on this line has all of it inside the window (the first
+	 * snapshot reads every map and /proc, and took up to half a second
+	 * under load: a test's first retransmits fell before it) */
+	if (c->duration_s)
+		log_info("capturing to %s for %g s", c->out, c->duration_s);
+	else
+		log_info("capturing to %s until interrupted (Ctrl-C)", c->out);
 	return capture_begin(c->w, c->meta);
 }
 
@@ -100,10 +110,8 @@ int cmd_capture(const struct dbt_config *cfg)
 	host_info_read(NULL, &meta.host);
 	meta.probes = col.reports;
 	meta.n_probes = FAM_COUNT;
-	if (cfg->duration_s)
-		log_info("capturing to %s for %g s", out, cfg->duration_s);
-	else
-		log_info("capturing to %s until interrupted (Ctrl-C)", out);
+	c.out = out;
+	c.duration_s = cfg->duration_s;
 	cpu0 = self_cpu_seconds();
 	rc = session_run(cfg, &col, &sink, &res);
 	if (rc) {
