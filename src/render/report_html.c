@@ -471,10 +471,23 @@ static void cpu_table(FILE *f, const struct capture *c)
 	fputs("</tbody></table>\n</section>\n", f);
 }
 
+/* The part of a class's on-CPU % (of a core) spent in user (user true)
+ * or system mode, by its time budget's split; NAN when the split is
+ * unknown (no tick landed on its threads, or an older capture). */
+static double oncpu_mode_pct(const struct sched_class_stats *s, bool user)
+{
+	double u = s->time.oncpu_user_pct, y = s->time.oncpu_sys_pct;
+
+	if (!isfinite(u) || !isfinite(y) || u + y <= 0)
+		return NAN;
+	return s->oncpu_pct * (user ? u : y) / (u + y);
+}
+
 static void class_table(FILE *f, const struct capture *c, int top_n)
 {
 	static const char *const cols[] = {
-		"pid", "process", "class", "threads", "on-CPU %", "vol/s", "invol/s", "runq p50 µs",
+		"pid", "process", "class", "threads", "on-CPU %", "user %", "system %", "vol/s", "invol/s",
+		"runq p50 µs",
 		"runq p99 µs", "runq max µs", "runnable", "migr/s", "softirq lost %", "CPUs allowed", "ran on",
 	};
 	int shown = c->sched.n_procs < top_n ? c->sched.n_procs : top_n;
@@ -486,6 +499,7 @@ static void class_table(FILE *f, const struct capture *c, int top_n)
 		return;
 	}
 	fputs("<p>Per process and thread class over the whole capture (threads grouped by name). "
+	      "User and system % split the on-CPU % (of a core) as /proc's utime and stime do. "
 	      "Involuntary switches and run-queue delay with more runnable threads than allowed "
 	      "CPUs mean oversubscription. Click a column to sort.</p>\n<table id=\"class-table\">", f);
 	th(f, cols, (int)(sizeof(cols) / sizeof(cols[0])));
@@ -503,6 +517,8 @@ static void class_table(FILE *f, const struct capture *c, int top_n)
 			td_text(f, s->name);
 			td_num(f, s->threads);
 			td_num(f, s->oncpu_pct);
+			td_num(f, oncpu_mode_pct(s, true));
+			td_num(f, oncpu_mode_pct(s, false));
 			td_num(f, s->vol_per_s);
 			td_num(f, s->invol_per_s);
 			td_num(f, s->runq_p50_us);

@@ -257,6 +257,38 @@ static void test_time_bars(void **state)
 	capture_free(&c);
 }
 
+/* The class table splits each class's on-CPU % (of a core) into user
+ * and system by its budget's oncpu_split: time_a.json's locker-* ran
+ * 46.24% of a core, its split 5% user and 21.11% system of its thread
+ * time, so 8.86% and 37.39%; a class without a split shows none. */
+static void test_class_user_system(void **state)
+{
+	struct capture c;
+	char err[256], *html, *row, *end;
+
+	(void)state;
+	assert_int_equal(capture_read_file(CAPS "time_a.json", &c, err, sizeof(err)), 0);
+	html = render(&c);
+	assert_non_null(strstr(html, ">user %</th>"));
+	row = strstr(html, "<td>locker-*</td>");
+	assert_non_null(row);
+	end = strstr(row, "</tr>");
+	/* threads, on-CPU %, then the two */
+	row = strstr(row, "data-v=\"46.2431\"");
+	assert_true(row && row < end);
+	row = strstr(row + 1, "data-v=\"");
+	assert_true(fabs(strtod(row + strlen("data-v=\""), NULL) - 8.857) < 0.01);
+	row = strstr(row + 1, "data-v=\"");
+	assert_true(fabs(strtod(row + strlen("data-v=\""), NULL) - 37.386) < 0.01);
+	row = strstr(html, "<td>spin</td>");
+	assert_non_null(row);
+	row = strstr(row, "data-v=\"29.9097\"");
+	assert_non_null(row);
+	assert_int_equal(strncmp(strstr(row + 1, "<td"), "<td class=\"n na\"", 16), 0);
+	free(html);
+	capture_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_long_capture),
 		cmocka_unit_test(test_time_bars),
+		cmocka_unit_test(test_class_user_system),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
