@@ -1,8 +1,9 @@
 /* Whether a thread class is a port's server: one of the processes its
- * threads belong to holds a socket bound locally to the port. A group's
- * class can span processes (PostgreSQL's backends, whose postmaster holds
- * the listener; a shell's two children, one serving and one its client),
- * so each of the class's own processes is asked, not the group's leader. */
+ * threads belong to holds a socket bound locally to the port. A group
+ * spans processes (PostgreSQL's postmaster and backends; a shell with a
+ * server and a client of another name as its children), and its leader
+ * may hold the port while a class of the group does not, or the other
+ * way round: so the class's own processes are asked. */
 #ifndef DBTRACE_SESSION_CLASS_PORT_H
 #define DBTRACE_SESSION_CLASS_PORT_H
 

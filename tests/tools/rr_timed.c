@@ -144,6 +144,51 @@ static void rx_stamps_on(int fd)
 		die("SO_TIMESTAMPING");
 }
 
+/* Software receive timestamps are switched on for the whole host by a
+ * static key that the kernel flips from a workqueue once a socket asks
+ * (net_enable_timestamp()): what arrives before the work ran carries no
+ * stamp, and recvmsg() gives none (one run's first request had none: the
+ * sockets of the test before had just closed and switched it off). This
+ * waits, after this load's sockets asked, until a datagram sent to
+ * itself on loopback comes back stamped: at most 2 s. */
+static void wait_rx_stamps(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sa);
+	int tx = socket(AF_INET, SOCK_DGRAM, 0), rx = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
+
+	inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+	if (tx < 0 || rx < 0 || bind(rx, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    getsockname(rx, (struct sockaddr *)&sa, &len))
+		die("timestamp probe socket");
+	rx_stamps_on(rx);
+	for (int i = 0; i < 200; i++) {
+		char b[8], ctl[256];
+		struct iovec iov = { b, sizeof(b) };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
+				    .msg_controllen = sizeof(ctl) };
+
+		sendto(tx, "x", 1, 0, (struct sockaddr *)&sa, sizeof(sa));
+		usleep(10000);
+		while (recvmsg(rx, &m, 0) > 0) {
+			for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+				struct scm_timestamping t;
+
+				if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPING)
+					continue;
+				memcpy(&t, CMSG_DATA(c), sizeof(t));
+				if (t.ts[0].tv_sec || t.ts[0].tv_nsec) {
+					close(tx);
+					close(rx);
+					return;
+				}
+			}
+			m.msg_controllen = sizeof(ctl);
+		}
+	}
+	die("no software receive timestamps after 2 s");
+}
+
 /* Receives n bytes; *rx_ns: the receive timestamp (CLOCK_REALTIME ns) of
  * the data that completed them. 0: done; -1: closed or failed. */
 static int recv_all(int fd, char *buf, size_t n, long *rx_ns)
@@ -414,6 +459,7 @@ int main(int argc, char **argv)
 		conns[k].fd = tcp_connect_nodelay(&conns[k].sa);
 		rx_stamps_on(conns[k].fd);
 	}
+	wait_rx_stamps();
 	t_end = now_ns() + (long)(o.seconds * 1e9);
 	for (int k = 0; now_ns() < t_end; k = (k + 1) % nconn) {
 		long phase_end;
