@@ -126,8 +126,8 @@ qdisc_reason() {
 	# 16 connections on a host: each sends its ~19 requests between two
 	# losses in a burst, so under load sampling (bpf/load_sample.bpf.h)
 	# one reply in 16 is timed, and bimodal_response wants two timed in
-	# the slow group of an interval: 4 connections' 20 slow replies a
-	# second gave an interval that about one time in three
+	# an interval's slow group; with 4 connections (20 slow replies a
+	# second) an interval had none timed about one time in three
 	local secs=5 conns=16
 	[ "${DBTRACE_VM:-0}" = 1 ] && secs=8 conns=4
 	capture $((secs + 3)) ip netns exec "$NSA" "$TOOLS/tcp_loss" rr -a 10.232.2.2 -p 7000 -d "$secs" -n "$conns"
