@@ -228,6 +228,12 @@ interval_window() {
 # through each one's error, not directly. The counts are exact in both.
 # 5% of the requests are slow: the p99 is then the slow group's 80th
 # percentile, not its tail, which one preemption more or less would move.
+# Host only: in the qemu TCG guest the counts were exact but the paced
+# connection's server p50 and p99 read 10-11.5% under the load's stamps
+# (two runs; the busy one -3.1% and -2.5%): a server woken from idle
+# there takes tens of us between the receive stamp and the data being
+# readable, where dbtrace's timing starts, so the two connections'
+# errors differ by more than the 5 points this test allows.
 @test "sampling: sampled and unsampled connections of one load agree within 5%, counts exact" {
 	capture_around "$SCRATCH/run.json" 7 "$TOOLS/rr_timed" -c "$OTHER_CPU" -S "$LOAD_CPU" \
 		-d 4 -B 200,1000,5 -g 3000 -A 100
