@@ -229,8 +229,9 @@ interval_window() {
 # 5% of the requests are slow: the p99 is then the slow group's 80th
 # percentile, not its tail, which one preemption more or less would move.
 # Host only: in the qemu TCG guest the counts were exact but the paced
-# connection's server p50 and p99 read 10-11.5% under the load's stamps
-# (two runs; the busy one -3.1% and -2.5%): a server woken from idle
+# connection's server p50 read -11.5% and -9.9% against the load's stamps
+# in two runs, its p99 -2.6% and -9.6% (the busy one's p50 -3.1% and
+# -2.5%, p99 -1.9% and -1.4%): a server woken from idle
 # there takes tens of us between the receive stamp and the data being
 # readable, where dbtrace's timing starts, so the two connections'
 # errors differ by more than the 5 points this test allows.
