@@ -144,6 +144,22 @@ static void rx_stamps_on(int fd)
 		die("SO_TIMESTAMPING");
 }
 
+/* The software receive timestamp of a received message (CLOCK_REALTIME
+ * ns); 0 when it carries none. */
+static long rx_stamp_of(struct msghdr *m)
+{
+	long ns = 0;
+
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c; c = CMSG_NXTHDR(m, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPING) {
+			struct scm_timestamping t;
+
+			memcpy(&t, CMSG_DATA(c), sizeof(t));
+			ns = t.ts[0].tv_sec * 1000000000L + t.ts[0].tv_nsec;
+		}
+	return ns;
+}
+
 /* Software receive timestamps are switched on for the whole host by a
  * static key that the kernel flips from a workqueue once a socket asks
  * (net_enable_timestamp()): what arrives before the work ran carries no
@@ -171,17 +187,10 @@ static void wait_rx_stamps(void)
 		sendto(tx, "x", 1, 0, (struct sockaddr *)&sa, sizeof(sa));
 		usleep(10000);
 		while (recvmsg(rx, &m, 0) > 0) {
-			for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
-				struct scm_timestamping t;
-
-				if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPING)
-					continue;
-				memcpy(&t, CMSG_DATA(c), sizeof(t));
-				if (t.ts[0].tv_sec || t.ts[0].tv_nsec) {
-					close(tx);
-					close(rx);
-					return;
-				}
+			if (rx_stamp_of(&m)) {
+				close(tx);
+				close(rx);
+				return;
 			}
 			m.msg_controllen = sizeof(ctl);
 		}
@@ -202,18 +211,15 @@ static int recv_all(int fd, char *buf, size_t n, long *rx_ns)
 		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
 				    .msg_controllen = sizeof(ctl) };
 		ssize_t r = recvmsg(fd, &m, 0);
+		long ts;
 
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			return -1;
-		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
-			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPING) {
-				struct scm_timestamping t;
-
-				memcpy(&t, CMSG_DATA(c), sizeof(t));
-				*rx_ns = t.ts[0].tv_sec * 1000000000L + t.ts[0].tv_nsec;
-			}
+		ts = rx_stamp_of(&m);
+		if (ts)
+			*rx_ns = ts;
 		done += (size_t)r;
 	}
 	if (!*rx_ns) {
