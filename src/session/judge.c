@@ -102,12 +102,21 @@ static int judge_loss(struct judge *j, const struct tick *t, int index)
 }
 
 #define JUDGE_SERVES_KEEP 10
+
+/* What serves_port() needs: the judge's kept answers and the judged
+ * tick's class map (which processes a class spans). */
+struct serves_ctx {
+	struct judge *j;
+	const struct class_map *classes;
+};
+
 /* netwait_serves_fn over /proc, with the answers kept a while: a class
  * that fires does so interval after interval. */
 static int serves_port(const struct sched_proc_stats *p, const struct sched_class_stats *c,
 		       uint16_t port, void *arg)
 {
-	struct judge *j = arg;
+	const struct serves_ctx *ctx = arg;
+	struct judge *j = ctx->j;
 	struct judge_serves *s = NULL;
 	int n = (int)(sizeof(j->serves) / sizeof(j->serves[0]));
 
@@ -126,7 +135,7 @@ static int serves_port(const struct sched_proc_stats *p, const struct sched_clas
 		s->pid = p->pid;
 		s->port = port;
 		snprintf(s->cls, sizeof(s->cls), "%s", c->name);
-		s->answer = class_serves_port("", j->classes, p, c, port);
+		s->answer = class_serves_port("", ctx->classes, p, c, port);
 		s->read_at = j->index;
 	}
 	return s->answer;
@@ -148,10 +157,10 @@ int judge_tick(struct judge *j, struct tick *t, const struct cpu_row *rows, int 
 		if (!err)
 			err = io_bound_check(si, &j->iobound, index, &j->now);
 		if (!err && t->have_net) {
-			j->classes = &t->classes;
-			err = net_wait_dominant_check(si, &t->net, &j->netwait, serves_port, j, index,
+			struct serves_ctx ctx = { j, &t->classes };
+
+			err = net_wait_dominant_check(si, &t->net, &j->netwait, serves_port, &ctx, index,
 						      &j->now);
-			j->classes = NULL;
 		}
 	}
 	if (!err && t->have_clock)

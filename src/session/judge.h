@@ -43,10 +43,9 @@ struct judge {
 	struct iobound_config iobound;
 	struct netwait_config netwait;
 	struct misbinding mis;         /* NIC layout read once, target CPUs cached */
-	/* net_wait_dominant's question (sysinfo/port_socket.h), asked only
+	/* net_wait_dominant's question (session/class_port.h), asked only
 	 * of a class that passed its other tests, answered from /proc and
-	 * kept JUDGE_SERVES_KEEP intervals */
-	/* net_wait_dominant's answers, by group, class and port */
+	 * kept JUDGE_SERVES_KEEP intervals, by group, class and port */
 	struct judge_serves {
 		int pid;
 		char cls[TCLASS_NAME_MAX];
@@ -54,7 +53,6 @@ struct judge {
 		int answer;
 		int read_at;
 	} serves[16];
-	const struct class_map *classes;  /* the tick being judged's, while it is */
 	int n_serves;
 	int index;                     /* the tick being judged */
 	int pids[DBT_MAX_PIDS];        /* -p: the misbinding targets */
