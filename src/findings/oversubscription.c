@@ -11,6 +11,11 @@ void oversub_config_default(struct oversub_config *cfg)
 	cfg->runnable_per_cpu = 1.0;
 }
 
+bool oversubscription_candidate(const struct sched_class_stats *c, const struct oversub_config *cfg)
+{
+	return c->threads > 1 && !isnan(c->runq_p99_us) && c->runq_p99_us > cfg->runq_p99_us;
+}
+
 static void describe(struct finding *f, const struct sched_proc_stats *p,
 		     const struct sched_class_stats *c, double dt_s)
 {
@@ -48,10 +53,9 @@ static bool fires(const struct sched_proc_stats *p, const struct sched_class_sta
 	(void)p;
 	/* a pool no larger than its CPUs cannot oversubscribe them:
 	 * its waiting is someone else's load */
-	if (c->allowed_cpus <= 0 || isnan(c->runq_p99_us) || c->threads <= c->allowed_cpus)
+	if (!oversubscription_candidate(c, cfg) || c->allowed_cpus <= 0 || c->threads <= c->allowed_cpus)
 		return false;
-	return !(c->runnable_avg <= cfg->runnable_per_cpu * c->allowed_cpus) &&
-	       !(c->runq_p99_us <= cfg->runq_p99_us);
+	return !(c->runnable_avg <= cfg->runnable_per_cpu * c->allowed_cpus);
 }
 
 int oversubscription_check(const struct sched_interval *iv, const struct oversub_config *cfg,

@@ -13,6 +13,11 @@ struct oversub_config {
 
 void oversub_config_default(struct oversub_config *cfg);
 
+/* Whether class c passes the rule's tests that are not about its CPUs
+ * (more than one thread, a run-queue p99 over the line): the caller reads
+ * a class's own allowed CPUs only for those. */
+bool oversubscription_candidate(const struct sched_class_stats *c, const struct oversub_config *cfg);
+
 /* Checks every class of every process of one interval (classes need
  * allowed_cpus filled; 0 means unknown and is not judged). Merges what it
  * finds into out, tagged with interval_index. Returns 0 or -ENOMEM. */

@@ -1,4 +1,5 @@
 #include "session/judge.h"
+#include "session/class_cpus.h"
 #include "session/class_port.h"
 #include "sysinfo/proc_status.h"
 
@@ -49,9 +50,12 @@ void judge_free(struct judge *j)
 }
 
 /* The CPUs each reported group may use (the union over its processes:
- * a PostgreSQL's backends, not its postmaster alone): the one piece of
- * I/O the findings need, done here so the model and the rules stay pure. */
-static void fill_allowed_cpus(struct judge *j, struct sched_interval *si, int index)
+ * a PostgreSQL's backends, not its postmaster alone), and each class
+ * oversubscription could name, the union over its own threads
+ * (session/class_cpus.h): the one piece of I/O the findings need, done
+ * here so the model and the rules stay pure. */
+static void fill_allowed_cpus(struct judge *j, struct sched_interval *si,
+			      const struct class_map *classes, int index)
 {
 	/* processes come busiest first: the rest are neither shown nor judged */
 	for (int i = 0; i < si->n_procs && i < JUDGED_PROCS; i++) {
@@ -65,8 +69,14 @@ static void fill_allowed_cpus(struct judge *j, struct sched_interval *si, int in
 				p->cpus_allowed[0] = 0;
 		}
 		p->total.allowed_cpus = n;
-		for (int k = 0; k < p->n_classes; k++)
-			p->classes[k].allowed_cpus = n;
+		for (int k = 0; k < p->n_classes; k++) {
+			struct sched_class_stats *c = &p->classes[k];
+
+			c->allowed_cpus = n;
+			if (n && oversubscription_candidate(c, &j->oversub) &&
+			    class_cpus_allowed("", classes, c->map_class, &set) > 0)
+				c->allowed_cpus = (int)dbt_cpuset_count(&set);
+		}
 	}
 }
 
@@ -150,7 +160,7 @@ int judge_tick(struct judge *j, struct tick *t, const struct cpu_row *rows, int 
 	findings_clear(&j->now);
 	j->index = index;
 	if (si) {
-		fill_allowed_cpus(j, si, index);
+		fill_allowed_cpus(j, si, &t->classes, index);
 		err = oversubscription_check(si, &j->oversub, index, &j->now);
 		if (!err)
 			err = lock_contention_check(si, &j->lockc, index, &j->now);

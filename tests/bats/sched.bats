@@ -121,6 +121,28 @@ class_field() {   # file class field
 	jq -e '[.findings[] | select(.id == "oversubscription")] | length == 0' "$SCRATCH/1.json"
 }
 
+# A pool bound to fewer CPUs than its process: each worker binds itself
+# to one CPU while the RpcIO pair stays free on two. It is judged against
+# the CPUs it may use, the union of its own threads' (session/class_cpus.h),
+# not its process's: two workers are no more threads than the process's
+# two CPUs, but twice their own one.
+# bats test_tags=vm
+@test "oversubscription judges a pool bound apart by its own CPUs: 2 workers on 1 of the process's 2" {
+	need_cpus 2
+	start_pool -n 2 -d 120 -c "$POOL_CPUS" -w "$LOAD_CPU"
+	"${AHEAD[@]}" "$DBTRACE" capture -d 3 -p "$POOL" -o "$SCRATCH/p.json" 2>/dev/null
+	kill "$POOL" 2>/dev/null; wait "$POOL" 2>/dev/null || true
+	jq -c '.findings[] | select(.id == "oversubscription")' "$SCRATCH/p.json"
+	jq -e --argjson p "$POOL" '[.findings[] | select(.id == "oversubscription" and .pid == $p)] as $f
+		| ($f | length) == 1 and $f[0].class == "TNT_L0_1002"
+		and ($f[0].evidence | .allowed_cpus == 1 and .threads == 2 and .runnable_avg > 1 and .runq_p99_us > 1000)' \
+		"$SCRATCH/p.json"
+	# the process's own set is still the group's
+	jq -e --argjson p "$POOL" --arg c "$POOL_CPUS" '.processes[] | select(.pid == $p) | .cpus_allowed == $c' "$SCRATCH/p.json"
+	"$VALIDATE" "$SCRATCH/p.json"
+	POOL=
+}
+
 @test "--class overrides name the classes; the idle task is never a thread" {
 	start_pool -n 2 -d 120 -c "$POOL_CPUS"
 	"$DBTRACE" capture -d 2 -p "$POOL" --class net=RpcIO --class 'workers=TNT_*' -o "$SCRATCH/c.json" 2>/dev/null

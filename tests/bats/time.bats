@@ -143,7 +143,7 @@ make_loop() {
 # half proves the plumbing (copied, based, diffed, summed per class,
 # not swapped), not the kernel's accounting. The shares are far apart
 # (about 0, 50 and 100): a split swapped, stuck or made up fails.
-# bats test_tags=vm
+# bats test_tags=vm,rt
 @test "time: oncpu's user and system split agrees with the load's own CPU time in syscalls and /proc within 10 points" {
 	OUT="$SCRATCH/run.json"
 	capture_around "$OUT" 7 "$TOOLS/cpu_modes" -d 4
@@ -176,7 +176,7 @@ make_loop() {
 # them (about 60% of its time on the host, the load's own timing), at the
 # default threshold. Beside it the sleeper, 70% blocked but in nanosleep:
 # a rule that took any blocked time for disk would name it.
-# bats test_tags=vm
+# bats test_tags=vm,rt
 @test "time: io_bound names the class waiting on disk with its evidence, not a class blocked elsewhere" {
 	make_loop
 	OUT="$SCRATCH/run.json"
@@ -218,7 +218,7 @@ make_loop() {
 # And nw_cli, the client's thread: it waits in recv() for each reply and
 # matches the rule's numbers as well, but its process holds no socket
 # bound to the port (sysinfo/port_socket.h), so it is not the server.
-# bats test_tags=vm
+# bats test_tags=vm,rt
 @test "time: net_wait_dominant names the server class waiting for requests behind a slow network, not an idle listener" {
 	netns_pair_init dbtnw
 	netns_pair_create 10.233.0

@@ -3,7 +3,9 @@
  * pair of pipe ping-pong network threads ("RpcIO"), the whole process
  * bound to the CPUs given with -c (default 0-1).
  *
- * usage: thread_pool [-n WORKERS] [-d SECONDS] [-c CPULIST]
+ * usage: thread_pool [-n WORKERS] [-d SECONDS] [-c CPULIST] [-w CPULIST]
+ * -w binds the busy workers alone, each thread itself, to fewer CPUs than
+ * the process (a server pinning its worker pool, its other threads free).
  * Prints its pid, runs for SECONDS, then prints what the kernel counted for
  * its threads, per thread name, read from /proc/self/task just before they
  * stop: "count NAME threads=N vol=N invol=N cpu_ticks=N run_delay_ns=N"
@@ -26,14 +28,37 @@
 #include <unistd.h>
 
 static atomic_int stop, stop_busy;
+static const char *worker_cpus;   /* -w: NULL keeps the process's binding */
 /* the workers and main: all workers parked; then counted, let go */
 static pthread_barrier_t parked, released;
+
+static int bind_cpus(const char *list)
+{
+	cpu_set_t set;
+	char *copy = strdup(list), *tok, *save;
+
+	CPU_ZERO(&set);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int a, b;
+
+		if (sscanf(tok, "%d-%d", &a, &b) == 2)
+			for (int c = a; c <= b; c++)
+				CPU_SET(c, &set);
+		else if (sscanf(tok, "%d", &a) == 1)
+			CPU_SET(a, &set);
+	}
+	free(copy);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
 
 static void *busy(void *arg)
 {
 	volatile unsigned long x = 0;
 
 	pthread_setname_np(pthread_self(), "TNT_L0_1002");
+	/* sched_setaffinity(0) binds the calling thread only */
+	if (worker_cpus && bind_cpus(worker_cpus))
+		perror("sched_setaffinity (-w)");
 	while (!atomic_load_explicit(&stop_busy, memory_order_relaxed))
 		x++;
 	pthread_barrier_wait(&parked);
@@ -57,25 +82,6 @@ static void *rpc(void *arg)
 	}
 	close(p->out);
 	return NULL;
-}
-
-static int bind_cpus(const char *list)
-{
-	cpu_set_t set;
-	char *copy = strdup(list), *tok, *save;
-
-	CPU_ZERO(&set);
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int a, b;
-
-		if (sscanf(tok, "%d-%d", &a, &b) == 2)
-			for (int c = a; c <= b; c++)
-				CPU_SET(c, &set);
-		else if (sscanf(tok, "%d", &a) == 1)
-			CPU_SET(a, &set);
-	}
-	free(copy);
-	return sched_setaffinity(0, sizeof(set), &set);
 }
 
 struct tally {
@@ -159,13 +165,14 @@ int main(int argc, char **argv)
 	struct pong p1, p2;
 	pthread_t *th, r1, r2;
 
-	while ((c = getopt(argc, argv, "n:d:c:")) != -1) {
+	while ((c = getopt(argc, argv, "n:d:c:w:")) != -1) {
 		switch (c) {
 		case 'n': n = atoi(optarg); break;
 		case 'd': seconds = atof(optarg); break;
 		case 'c': cpus = optarg; break;
+		case 'w': worker_cpus = optarg; break;
 		default:
-			fprintf(stderr, "usage: thread_pool [-n workers] [-d seconds] [-c cpulist]\n");
+			fprintf(stderr, "usage: thread_pool [-n workers] [-d seconds] [-c cpulist] [-w worker cpulist]\n");
 			return 2;
 		}
 	}

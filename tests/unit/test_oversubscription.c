@@ -75,6 +75,37 @@ static void test_each_condition_alone_is_not_enough(void **state)
 	findings_free(&l);
 }
 
+/* The judge reads a class's own CPUs only for a candidate: the tests that
+ * are not about CPUs. A candidate fires or not by those CPUs alone. */
+static void test_candidate_is_the_cpu_free_half(void **state)
+{
+	struct sched_class_stats pool = cls("pinned", 1.9, 2, 3000);
+	struct sched_class_stats c[] = {
+		cls("fast", 15.8, 2, 900),
+		cls("never-waited", 15.8, 2, NAN),
+		cls("one", 1.0, 2, 3000),
+	};
+	struct oversub_config cfg;
+	struct finding_list l = { 0 };
+
+	(void)state;
+	oversub_config_default(&cfg);
+	c[2].threads = 1;
+	for (int i = 0; i < 3; i++)
+		assert_false(oversubscription_candidate(&c[i], &cfg));
+	/* two threads bound to one CPU of the group's two: a candidate, not
+	 * oversubscribed on the group's CPUs, oversubscribed on its own */
+	pool.threads = 2;
+	assert_true(oversubscription_candidate(&pool, &cfg));
+	assert_int_equal(check(&pool, 1, &l), 0);
+	assert_int_equal(l.n, 0);
+	pool.allowed_cpus = 1;
+	assert_int_equal(check(&pool, 1, &l), 0);
+	assert_int_equal(l.n, 1);
+	assert_non_null(strstr(l.items[0].title, "1.9 runnable threads on 1 CPUs"));
+	findings_free(&l);
+}
+
 static void test_merge_widens_interval_range(void **state)
 {
 	struct sched_class_stats c[] = { cls("w", 4.5, 2, 5000) };
@@ -97,6 +128,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fires_and_evidence),
 		cmocka_unit_test(test_each_condition_alone_is_not_enough),
+		cmocka_unit_test(test_candidate_is_the_cpu_free_half),
 		cmocka_unit_test(test_merge_widens_interval_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
