@@ -295,3 +295,15 @@ void class_time_finish(struct class_time *ct)
 			ct->futex_top_pct = 100;
 	}
 }
+
+double class_time_word_pct(const struct class_time *ct)
+{
+	double pct;
+
+	if (!ct->n_futex || !ct->ns[CT_FUTEX])
+		return NAN;
+	/* the word's time is the kernel side's, the state's the reconciled
+	 * one: they may differ by the residual */
+	pct = 100.0 * (double)ct->futex_ns[0] / (double)ct->ns[CT_FUTEX];
+	return pct > 100 ? 100 : pct;
+}

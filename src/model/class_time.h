@@ -106,5 +106,9 @@ void class_time_add(struct class_time *a, const struct class_time *b);
 /* The shares, the oncpu state's user/system split, and the syscalls
  * sorted by seconds, highest first. */
 void class_time_finish(struct class_time *ct);
+/* The top futex word's (futex_addr[0], after class_time_finish) share of
+ * the futex state's time, at most 100: near 100, the class's threads
+ * queue on one lock. NAN when it has no futex wait. */
+double class_time_word_pct(const struct class_time *ct);
 
 #endif

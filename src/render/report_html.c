@@ -3,6 +3,7 @@
 #include "model/hist.h"
 #include "model/net_loss.h"
 #include "model/softirq_vec.h"
+#include "render/time_table.h"
 
 #include <errno.h>
 #include <math.h>
@@ -588,6 +589,54 @@ static void time_bars(FILE *f, const struct capture *c, const struct sched_proc_
 	fputs("</svg></figure>\n", f);
 }
 
+/* Blocked on what, over the whole capture: each class's states, the
+ * syscalls behind its other-syscall time, and the futex word it waited
+ * on longest with the futex waits' percentiles. */
+static void blocked_table(FILE *f, const struct capture *c, int shown)
+{
+	static const char *const cols[] = {
+		"pid", "process", "class", "threads", "on-CPU %", "run queue %", "softirq %", "futex %",
+		"net %", "disk %", "sleep %", "other syscalls %", "kernel %", "other syscalls",
+		"futex word", "word % of futex", "futex wait p50 µs", "futex wait p99 µs",
+	};
+
+	fputs("<h3>Blocked on what</h3>\n<p>Each class's share of its thread-seconds over the whole "
+	      "capture. The futex word is the one its threads waited on longest: near 100% of the futex "
+	      "time, they queue on one lock.</p>\n<table id=\"blocked-table\">", f);
+	th(f, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+	for (int i = 0; i < shown; i++) {
+		const struct sched_proc_stats *p = &c->sched.procs[i];
+
+		for (int k = 0; k < p->n_classes; k++) {
+			const struct class_time *t = &p->classes[k].time;
+			static const int states[] = { CT_ONCPU, CT_RUNQ, CT_SOFTIRQ, CT_FUTEX, CT_NET,
+						      CT_DISK, CT_SLEEP, CT_PIPE_OTHER, CT_KERNEL };
+			char sys[96], word[24] = "";
+			double word_pct = class_time_word_pct(t);
+
+			if (!t->thread_ns)
+				continue;
+			time_table_other_syscalls(sys, sizeof(sys), t);
+			if (!isnan(word_pct))
+				snprintf(word, sizeof(word), "%#llx", (unsigned long long)t->futex_addr[0]);
+			fputs("<tr>", f);
+			td_num(f, p->pid);
+			td_text(f, p->comm);
+			td_text(f, p->classes[k].name);
+			td_num(f, p->classes[k].threads);
+			for (size_t s = 0; s < sizeof(states) / sizeof(states[0]); s++)
+				td_num(f, t->pct[states[s]]);
+			td_text(f, sys);
+			td_text(f, word);
+			td_num(f, word_pct);
+			td_num(f, t->futex_p50_us);
+			td_num(f, t->futex_p99_us);
+			fputs("</tr>\n", f);
+		}
+	}
+	fputs("</tbody></table>\n", f);
+}
+
 static void time_section(FILE *f, const struct capture *c, int top_n)
 {
 	int shown = c->sched.n_procs < top_n ? c->sched.n_procs : top_n, bars = 0;
@@ -612,7 +661,9 @@ static void time_section(FILE *f, const struct capture *c, int top_n)
 				bars++;
 			}
 	}
-	fputs("</div>\n</section>\n", f);
+	fputs("</div>\n", f);
+	blocked_table(f, c, shown);
+	fputs("</section>\n", f);
 }
 
 /* --- histograms --------------------------------------------------------- */

@@ -31,6 +31,10 @@ static double get_sleep(const void *r) { return tm(r)->pct[CT_SLEEP]; }
 static double get_other(const void *r) { return tm(r)->pct[CT_PIPE_OTHER]; }
 static double get_kernel(const void *r) { return tm(r)->pct[CT_KERNEL]; }
 
+/* The futex word the class waited on longest: its share of the class's
+ * futex time (model/class_time.h), its address beside it */
+static double get_word(const void *r) { return class_time_word_pct(tm(r)); }
+
 static const struct table_col columns[] = {
 	{ 'p', "PID", 7, TABLE_RIGHT, COL_PID, 0, get_pid },
 	{ 0, "COMM", 15, TABLE_LEFT, COL_TEXT, 0, NULL },
@@ -50,6 +54,8 @@ static const struct table_col columns[] = {
 	{ 'z', "%SLEEP", 6, TABLE_RIGHT, COL_NUM, 1, get_sleep },
 	{ 'x', "%OTHER", 6, TABLE_RIGHT, COL_NUM, 1, get_other },
 	{ 'k', "%KERN", 6, TABLE_RIGHT, COL_NUM, 1, get_kernel },
+	{ 'w', "%WORD", 5, TABLE_RIGHT, COL_NUM, 0, get_word },
+	{ 0, "FUTEX-WORD", 14, TABLE_LEFT, COL_TEXT, 0, NULL },
 	{ 0, "OTHER-SYSCALLS", 0, TABLE_LEFT, COL_TEXT, 0, NULL },
 };
 #define NCOLS (sizeof(columns) / sizeof(columns[0]))
@@ -67,7 +73,7 @@ bool time_table_valid_key(char key)
 const char *time_table_key_help(void)
 {
 	return "sort: p pid  t threads  o on-CPU  u user  y system  r runq  s softirq  b blocked  f futex  n net  d disk  "
-	       "z sleep  x other syscalls  k kernel   v net view  q quit";
+	       "z sleep  x other syscalls  k kernel  w top futex word   v net view  q quit";
 }
 
 void time_table_header(char *buf, size_t len, char sort_key)
@@ -75,8 +81,7 @@ void time_table_header(char *buf, size_t len, char sort_key)
 	table_header(buf, len, columns, NCOLS, sort_key);
 }
 
-/* "read 61% poll 12%": the top three syscalls of the pipe_other time */
-static void syscalls(char *buf, size_t len, const struct class_time *t)
+void time_table_other_syscalls(char *buf, size_t len, const struct class_time *t)
 {
 	uint64_t other = t->ns[CT_PIPE_OTHER];
 	size_t at = 0;
@@ -94,6 +99,16 @@ static void syscalls(char *buf, size_t len, const struct class_time *t)
 	}
 }
 
+/* The address of that word (a user address: the same lock in every
+ * process forked with it, PostgreSQL's shared memory), "-" for none */
+static size_t futex_word(char *buf, size_t len, size_t at, const char *sep, int width,
+			 const struct class_time *t)
+{
+	if (isnan(class_time_word_pct(t)))
+		return text_put(buf, len, at, "%s%-*s", sep, width, "-");
+	return text_put(buf, len, at, "%s%#-*llx", sep, width, (unsigned long long)t->futex_addr[0]);
+}
+
 void time_table_row(char *buf, size_t len, const struct class_row *r)
 {
 	char sys[96];
@@ -102,7 +117,7 @@ void time_table_row(char *buf, size_t len, const struct class_row *r)
 	if (!len)
 		return;
 	buf[0] = 0;
-	syscalls(sys, sizeof(sys), &r->cls->time);
+	time_table_other_syscalls(sys, sizeof(sys), &r->cls->time);
 	for (size_t i = 0; i < NCOLS; i++) {
 		const struct table_col *c = &columns[i];
 		const char *sep = i ? " " : "";
@@ -113,6 +128,8 @@ void time_table_row(char *buf, size_t len, const struct class_row *r)
 			at = text_put(buf, len, at, "%s%-*.*s", sep, c->width, c->width, r->proc->comm);
 		else if (!strcmp(c->title, "CLASS"))
 			at = text_put(buf, len, at, "%s%-*.*s", sep, c->width, c->width, r->cls->name);
+		else if (!strcmp(c->title, "FUTEX-WORD"))
+			at = futex_word(buf, len, at, sep, c->width, &r->cls->time);
 		else
 			at = text_put(buf, len, at, "%s%s", sep, sys);
 	}

@@ -112,7 +112,7 @@ make_loop() {
 	run "$DBTRACE" top --batch --view time --sort f -d 3 -p "${PIDS[0]}"
 	[ "$status" -eq 0 ]
 	echo "$output" | tail -12
-	echo "$output" | grep -q '%ONCPU.*%USR.*%SYS.*%RUNQ.*%SIRQ.*%BLOCK.*\*%FUTEX.*%NET.*%DISK.*%SLEEP.*%OTHER.*%KERN'
+	echo "$output" | grep -q '%ONCPU.*%USR.*%SYS.*%RUNQ.*%SIRQ.*%BLOCK.*\*%FUTEX.*%NET.*%DISK.*%SLEEP.*%OTHER.*%KERN.*%WORD.*FUTEX-WORD.*OTHER-SYSCALLS'
 	# the last table: rows of the load, each summing to 100 (on CPU, run
 	# queue, softirq and the six reasons; %BLOCK is their sum)
 	local last
@@ -121,9 +121,16 @@ make_loop() {
 	echo "$last" | awk -v pid="${PIDS[0]}" '$1 == pid { n++; if (n > 1 && $11 > prev) bad = 1; prev = $11 }
 		END { exit bad || n < 7 }'
 	echo "$last" | grep -q 'locker-\*'
+	# the lockers queue on one mutex: one futex word holds nearly all of
+	# their futex time, its address shown; a class with no futex wait
+	# shows neither
+	echo "$last" | awk -v pid="${PIDS[0]}" '$1 == pid && $3 == "locker-*" { n++; if (!($17 >= 90 && $18 ~ /^0x[0-9a-f]+$/)) bad = 1 }
+		$1 == pid && $3 == "spin" { if ($17 != "-" || $18 != "-") bad = 1 }
+		END { exit bad || n != 1 }'
 	echo "$last" | awk -v pid="${PIDS[0]}" '$1 == pid {
 		# PID COMM CLASS THR then oncpu usr sys runq sirq blocked futex net
-		# disk sleep other kern; usr and sys are inside oncpu ("-": no tick)
+		# disk sleep other kern, the top futex word share and address;
+		# usr and sys are inside oncpu ("-": no tick)
 		s = $5 + $8 + $9 + $11 + $12 + $13 + $14 + $15 + $16
 		if (s < 99 || s > 101 || ($10 - ($11 + $12 + $13 + $14 + $15 + $16)) ^ 2 > 0.25) { print "bad sum:", $0, s; bad = 1 }
 		if ($6 != "-" && ($5 - ($6 + $7)) ^ 2 > 0.25) { print "usr + sys is not oncpu:", $0; bad = 1 }

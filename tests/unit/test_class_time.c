@@ -253,6 +253,32 @@ static void test_names(void **state)
 	assert_null(syscall_name(100000));
 }
 
+/* The top futex word's share of the futex state: the words' times are
+ * the kernel side's and the state's the reconciled one, so a word may
+ * read a little over the state: it is held to 100. None: NAN. */
+static void test_word_pct(void **state)
+{
+	struct class_time t;
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	assert_true(isnan(class_time_word_pct(&t)));
+	t.ns[CT_FUTEX] = 1000;
+	assert_true(isnan(class_time_word_pct(&t)));
+	t.n_futex = 2;
+	t.futex_addr[0] = 0x10;
+	t.futex_ns[0] = 250;
+	t.futex_addr[1] = 0x20;
+	t.futex_ns[1] = 750;
+	class_time_finish(&t);   /* sorts the words: 0x20 first */
+	assert_int_equal(t.futex_addr[0], 0x20);
+	assert_true(fabs(class_time_word_pct(&t) - 75) < 1e-9);
+	t.futex_ns[0] = 1010;
+	assert_true(fabs(class_time_word_pct(&t) - 100) < 1e-9);
+	t.ns[CT_FUTEX] = 0;
+	assert_true(isnan(class_time_word_pct(&t)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_oncpu_split_unknown_without_ticks),
 		cmocka_unit_test(test_oncpu_split_over_threads),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_word_pct),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
