@@ -61,9 +61,10 @@ static void fill_allowed_cpus(struct judge *j, struct sched_interval *si,
 	for (int i = 0; i < si->n_procs && i < JUDGED_PROCS; i++) {
 		struct sched_proc_stats *p = &si->procs[i];
 		struct dbt_cpuset set;
+		unsigned int differ = 0;
 		int n = 0;
 
-		if (!misbinding_group_cpus(&j->mis, p->pid, index, &set)) {
+		if (!misbinding_group_cpus(&j->mis, p->pid, index, &set, &differ)) {
 			n = (int)dbt_cpuset_count(&set);
 			if (dbt_cpuset_format_list(&set, p->cpus_allowed, sizeof(p->cpus_allowed)) < 0)
 				p->cpus_allowed[0] = 0;
@@ -73,7 +74,9 @@ static void fill_allowed_cpus(struct judge *j, struct sched_interval *si,
 			struct sched_class_stats *c = &p->classes[k];
 
 			c->allowed_cpus = n;
-			if (n && oversubscription_candidate(c, &j->oversub) &&
+			/* every thread of the group on one set: the class's is it,
+			 * without reading its threads again */
+			if (n && differ && oversubscription_candidate(c, &j->oversub) &&
 			    class_cpus_allowed("", classes, c->map_class, &set) > 0)
 				c->allowed_cpus = (int)dbt_cpuset_count(&set);
 		}

@@ -76,13 +76,16 @@ static struct misbind_target *target(struct misbinding *m, int pid, int index)
 	return &c->t;
 }
 
-int misbinding_group_cpus(struct misbinding *m, int pid, int index, struct dbt_cpuset *cpus)
+int misbinding_group_cpus(struct misbinding *m, int pid, int index, struct dbt_cpuset *cpus,
+			  unsigned int *n_differ)
 {
 	const struct misbind_target *t = target(m, pid, index);
 
 	if (!t)
 		return -ENOENT;
 	*cpus = t->cpus;
+	if (n_differ)
+		*n_differ = t->n_differ;
 	return 0;
 }
 

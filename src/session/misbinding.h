@@ -53,9 +53,12 @@ int misbinding_pick(const struct sched_interval *si, const int *pids, int n_pids
 		    int *out, int max);
 
 /* Where pid's group may run (the union of its processes' threads' sets,
- * read at most every few intervals, as for the targets): *cpus, or
- * -ENOENT when no process of it could be read. */
-int misbinding_group_cpus(struct misbinding *m, int pid, int index, struct dbt_cpuset *cpus);
+ * read at most every few intervals, as for the targets): *cpus, and in
+ * *n_differ (may be NULL) how many of its threads have a set of their
+ * own (0: every thread may use all of *cpus). -ENOENT when no process of
+ * it could be read. */
+int misbinding_group_cpus(struct misbinding *m, int pid, int index, struct dbt_cpuset *cpus,
+			  unsigned int *n_differ);
 
 /*
  * Runs softirq_on_db_cores and irq_affinity_overlap for each target and
