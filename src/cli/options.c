@@ -15,7 +15,7 @@
 enum { OPT_BATCH = 0x100, OPT_SORT, OPT_VIEW, OPT_COMM, OPT_CLASS, OPT_RUNQ,
        OPT_SAMPLE_HZ, OPT_CLOCK_PCT, OPT_CLOCK_SYS, OPT_PORT, OPT_JSON, OPT_ROOT,
        OPT_LISTEN, OPT_TOP_N, OPT_FAMILIES, OPT_GROUP_BY, OPT_CGROUP,
-       OPT_FUTEX_PCT, OPT_DISK_PCT, OPT_NET_WAIT_PCT };
+       OPT_FUTEX_PCT, OPT_DISK_PCT, OPT_NET_WAIT_PCT, OPT_ATTACH };
 
 
 /* The one description of every option: the parser reads it, and argp
@@ -32,6 +32,9 @@ static const struct argp_option options[] = {
 	{ "view", OPT_VIEW, "VIEW", 0, "top: start in the cpus (default), classes, time or net view", 0 },
 	{ "families", OPT_FAMILIES, "LIST", 0, "probe families to load (default all): "
 	  "softirq,sched,clock,net,loss", 0 },
+	{ "attach", OPT_ATTACH, "FAMILY=PATH", 0, "try only this attach path for a family "
+	  "(repeatable), e.g. sched=raw_tp to run a fallback where the preferred path loads; "
+	  "`dbtrace probes` lists each family's paths", 0 },
 	{ "port", OPT_PORT, "PORT", 0, "net: only this service port in the port rows (repeatable), "
 	  "e.g. --port 3306", 0 },
 	{ "comm", OPT_COMM, "NAME", 0, "only processes with this command name", 0 },
@@ -359,6 +362,24 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		if (!cfg->families)
 			return fail(ctx, "bad --families '%s': name at least one family", arg);
+		break;
+	}
+	case OPT_ATTACH: {
+		const char *eq = strchr(arg, '='), *path;
+		int f;
+
+		if (!eq)
+			return fail(ctx, "bad --attach '%s': FAMILY=PATH, e.g. sched=raw_tp", arg);
+		for (f = 0; f < FAM_COUNT; f++)
+			if (strlen(dbt_family_names[f]) == (size_t)(eq - arg) &&
+			    !strncmp(arg, dbt_family_names[f], (size_t)(eq - arg)))
+				break;
+		if (f == FAM_COUNT)
+			return fail(ctx, "bad --attach '%s': a family from softirq,sched,clock,net,loss", arg);
+		path = eq + 1;
+		if (!*path || strlen(path) >= PROBE_PATH_MAX || strspn(path, "abcdefghijklmnopqrstuvwxyz_+") != strlen(path))
+			return fail(ctx, "bad --attach '%s': a path such as tp_btf, raw_tp, perf_event", arg);
+		cfg->attach[f] = path;
 		break;
 	}
 	case OPT_ROOT:

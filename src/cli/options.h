@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include "core/family.h"
+#include "core/probe_report.h"
 #include "model/proc_group.h"
 #include "model/thread_class.h"
 
@@ -68,6 +69,7 @@ struct dbt_config {
 	double net_wait_pct;    /* net_wait_dominant: net-wait share; 0: default */
 	unsigned int sample_hz; /* clock family: CPU-clock samples per second per CPU */
 	unsigned int families;  /* --families: bit per dbt_family_names entry; 0 = all */
+	const char *attach[FAM_COUNT];  /* --attach FAMILY=PATH: the path alone (in argv); NULL: the plan's order */
 	double clock_vdso_pct;  /* gettimeofday_hotspot: vDSO share threshold, % of CPU samples */
 	double clock_syscalls_per_s;  /* gettimeofday_hotspot: clock syscall rate threshold */
 	bool count_clock_syscalls;    /* --clock-syscalls=count: exact counts, syscall tracepoints allowed */

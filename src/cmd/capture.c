@@ -76,12 +76,11 @@ int cmd_capture(const struct dbt_config *cfg)
 	struct capture_summary sum = { 0 };
 	struct session_result res;
 	struct collectors col;
-	struct collect_config cc = cmd_collect_config(cfg);
 	struct cpu_row *rows;
 	char path[256], err[512], eb[96], why[24];
 	const char *out = cfg->output;
 	double cpu0;
-	int rc, failed;
+	int rc;
 
 	if (!out) {
 		default_output(path, sizeof(path));
@@ -96,16 +95,11 @@ int cmd_capture(const struct dbt_config *cfg)
 		capture_abort(c.w);
 		return rc;
 	}
-	failed = collectors_open(&col, &cc);
-	if (failed < 0) {
-		log_err("cannot set up the probes: %s", log_errno_text(failed, eb, sizeof(eb)));
+	rc = cmd_open_probes(cfg, &col, "capturing the rest");
+	if (rc) {
 		capture_abort(c.w);
-		return DBT_EXIT_RUNTIME;
+		return rc;
 	}
-	for (int f = 0; f < FAM_COUNT; f++)
-		if (!col.on[f])
-			log_err("%s probes did not attach (see dbtrace probes); capturing the rest",
-				col.reports[f].family);
 
 	host_info_read(NULL, &meta.host);
 	meta.probes = col.reports;

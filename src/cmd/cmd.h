@@ -21,9 +21,21 @@ int cmd_diff(const struct dbt_config *cfg);
 /* What the collectors take of the command line. */
 static inline struct collect_config cmd_collect_config(const struct dbt_config *cfg)
 {
-	return (struct collect_config){ .families = cfg->families, .sample_hz = cfg->sample_hz,
-					.count_clock_syscalls = cfg->count_clock_syscalls };
+	struct collect_config cc = { .families = cfg->families, .sample_hz = cfg->sample_hz,
+				     .count_clock_syscalls = cfg->count_clock_syscalls };
+
+	for (int f = 0; f < FAM_COUNT; f++)
+		cc.attach[f] = cfg->attach[f];
+	return cc;
 }
+
+/* Opens the probe families (collectors_open) with cfg's choices. A family
+ * that did not attach is said in one line ending "; <rest>" (rest NULL:
+ * nothing said, as `probes` prints its table). Returns 0, or an exit
+ * code after one line on stderr, col closed: a fatal error; an --attach
+ * path the family does not have (usage); unless rest is NULL, a family
+ * --attach forced that did not attach (the user asked for that path). */
+int cmd_open_probes(const struct dbt_config *cfg, struct collectors *col, const char *rest);
 
 /* bpf_prepare() for cfg's command, as an exit code. */
 static inline int cmd_prepare_bpf(const struct dbt_config *cfg)

@@ -10,19 +10,16 @@
 int cmd_probes(const struct dbt_config *cfg)
 {
 	struct collectors col;
-	struct collect_config cc = cmd_collect_config(cfg);
-	int failed, rc;
+	int failed = 0, rc;
 
 	rc = cmd_prepare_bpf(cfg);
 	if (rc)
 		return rc;
-	failed = collectors_open(&col, &cc);
-	if (failed < 0) {
-		char eb[96];
-
-		log_err("cannot set up the probes: %s", log_errno_text(failed, eb, sizeof(eb)));
-		return DBT_EXIT_RUNTIME;
-	}
+	rc = cmd_open_probes(cfg, &col, NULL);
+	if (rc)
+		return rc;
+	for (int f = 0; f < FAM_COUNT; f++)
+		failed += !col.on[f] && !col.reports[f].disabled;
 	probe_table_print(stdout, col.reports, FAM_COUNT);
 	collectors_close(&col);
 	return failed ? DBT_EXIT_PROBES : DBT_EXIT_OK;

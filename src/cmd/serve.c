@@ -67,10 +67,9 @@ int cmd_serve(const struct dbt_config *cfg)
 	struct session_sink sink = { .ctx = &s, .on_interval = on_interval, .on_input = on_input };
 	struct session_result res;
 	struct collectors col;
-	struct collect_config cc = cmd_collect_config(cfg);
 	struct timespec now;
 	char host[256], err[256], eb[96];
-	int rc, failed, sfd;
+	int rc, sfd;
 
 	/* Block the stop signals now: one that comes before the session's
 	 * loop runs waits for it instead of killing the process. */
@@ -97,16 +96,11 @@ int cmd_serve(const struct dbt_config *cfg)
 		http_server_stop(s.http);
 		return rc;
 	}
-	failed = collectors_open(&col, &cc);
-	if (failed < 0) {
-		log_err("cannot set up the probes: %s", log_errno_text(failed, eb, sizeof(eb)));
+	rc = cmd_open_probes(cfg, &col, "serving the rest");
+	if (rc) {
 		http_server_stop(s.http);
-		return DBT_EXIT_RUNTIME;
+		return rc;
 	}
-	for (int f = 0; f < FAM_COUNT; f++)
-		if (!col.on[f])
-			log_err("%s probes did not attach (see dbtrace probes); serving the rest",
-				col.reports[f].family);
 	/* col outlives every scrape: the session runs inside its lifetime */
 	s.build = (struct prom_build){ .version = DBTRACE_VERSION, .probes = col.reports,
 				       .n_probes = FAM_COUNT };

@@ -52,9 +52,8 @@ int cmd_top(const struct dbt_config *cfg)
 	struct session_sink sink = { .ctx = &t, .input_fd = -1 };
 	struct session_result res;
 	struct collectors col;
-	struct collect_config cc = cmd_collect_config(cfg);
 	char status[256], eb[96];
-	int rc, failed;
+	int rc;
 
 	if (!(view == TOP_VIEW_NET       ? net_table_valid_key(t.sort_key)
 	      : view == TOP_VIEW_TIME    ? time_table_valid_key(t.sort_key)
@@ -70,15 +69,9 @@ int cmd_top(const struct dbt_config *cfg)
 	rc = cmd_prepare_bpf(cfg);
 	if (rc)
 		return rc;
-	failed = collectors_open(&col, &cc);
-	if (failed < 0) {
-		log_err("cannot set up the probes: %s", log_errno_text(failed, eb, sizeof(eb)));
-		return DBT_EXIT_RUNTIME;
-	}
-	for (int f = 0; f < FAM_COUNT; f++)
-		if (!col.on[f])
-			log_err("%s probes did not attach (see dbtrace probes); showing the rest",
-				col.reports[f].family);
+	rc = cmd_open_probes(cfg, &col, "showing the rest");
+	if (rc)
+		return rc;
 	probe_status_line(col.reports, FAM_COUNT, status, sizeof(status));
 
 	if (cfg->batch) {

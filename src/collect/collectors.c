@@ -25,6 +25,8 @@ int collectors_open(struct collectors *c, const struct collect_config *cc)
 	for (int f = 0; f < FAM_COUNT; f++) {
 		snprintf(c->reports[f].family, sizeof(c->reports[f].family), "%s", dbt_family_names[f]);
 		c->reports[f].disabled = cc && cc->families && !(cc->families & (1u << f));
+		if (cc && cc->attach[f])
+			snprintf(c->reports[f].forced, sizeof(c->reports[f].forced), "%s", cc->attach[f]);
 	}
 	if (!c->reports[FAM_SOFTIRQ].disabled)
 		c->on[FAM_SOFTIRQ] = !softirq_collector_open(&c->softirq, &c->reports[FAM_SOFTIRQ]);

@@ -19,6 +19,7 @@ struct collect_config {
 	unsigned int families;         /* bit per enum dbt_family; 0 = all */
 	unsigned int sample_hz;        /* clock: CPU-clock samples/s per CPU; 0 = default */
 	bool count_clock_syscalls;     /* clock: syscall tracepoints allowed (every syscall pays) */
+	const char *attach[FAM_COUNT]; /* --attach: the one path to try per family; NULL: the plan's order */
 };
 
 struct collectors {

@@ -111,8 +111,6 @@ int loss_collector_open(struct loss_collector *c, struct probe_report *rep)
 	int err;
 
 	memset(c, 0, sizeof(*c));
-	memset(rep, 0, sizeof(*rep));
-	snprintf(rep->family, sizeof(rep->family), "%s", family.name);
 	c->ncpus = percpu_ncpus();
 	if (c->ncpus <= 0)
 		return c->ncpus ? c->ncpus : -EINVAL;

@@ -53,10 +53,6 @@ int net_collector_open(struct net_collector *c, struct probe_report *rep)
 	int err;
 
 	memset(c, 0, sizeof(*c));
-	/* named even when setting up fails before the plan runs: every
-	 * report is printed and captured */
-	memset(rep, 0, sizeof(*rep));
-	snprintf(rep->family, sizeof(rep->family), "%s", family.name);
 	c->ncpus = percpu_ncpus();
 	if (c->ncpus <= 0)
 		return c->ncpus ? c->ncpus : -EINVAL;

@@ -14,16 +14,23 @@ static int ends_with(const char *s, const char *suffix)
 	return ls >= lx && !strcmp(s + ls - lx, suffix);
 }
 
-static void reject(struct probe_report *rep, const char *path, const char *stage, int err)
+static void reject_text(struct probe_report *rep, const char *path, const char *text)
 {
 	struct probe_rejection *r;
-	char eb[96];
 
 	if (rep->n_rejected >= PROBE_MAX_REJECTED)
 		return;
 	r = &rep->rejected[rep->n_rejected++];
 	snprintf(r->path, sizeof(r->path), "%s", path);
-	snprintf(r->error, sizeof(r->error), "%s: %s", stage, log_errno_text(err, eb, sizeof(eb)));
+	snprintf(r->error, sizeof(r->error), "%s", text);
+}
+
+static void reject(struct probe_report *rep, const char *path, const char *stage, int err)
+{
+	char text[PROBE_ERROR_MAX], eb[96];
+
+	snprintf(text, sizeof(text), "%s: %s", stage, log_errno_text(err, eb, sizeof(eb)));
+	reject_text(rep, path, text);
 }
 
 static void detach_all(struct plan_handle *h)
@@ -129,18 +136,55 @@ fail:
 	return err;
 }
 
+/* A path --attach named that the family does not have: the one
+ * rejection, listing the paths it has. */
+static int unknown_path(const struct plan_family *fam, struct probe_report *rep)
+{
+	char text[PROBE_ERROR_MAX];
+	size_t at;
+
+	at = (size_t)snprintf(text, sizeof(text), "no such attach path; %s has", fam->name);
+	for (int i = 0; i < fam->n_variants && at < sizeof(text); i++)
+		at += (size_t)snprintf(text + at, sizeof(text) - at, "%s %s", i ? "," : "",
+				       fam->variants[i].path);
+	reject_text(rep, rep->forced, text);
+	return -EINVAL;
+}
+
 int plan_run(const struct plan_family *fam, struct plan_handle *h, struct probe_report *rep)
 {
+	char forced[PROBE_PATH_MAX], text[PROBE_ERROR_MAX];
+	const struct plan_variant *only = NULL;
 	int err = -ENOENT;
 
+	snprintf(forced, sizeof(forced), "%s", rep->forced);
 	memset(rep, 0, sizeof(*rep));
 	snprintf(rep->family, sizeof(rep->family), "%s", fam->name);
-	for (int i = 0; i < fam->n_variants; i++) {
-		err = try_variant(fam, &fam->variants[i], h, rep);
-		if (!err)
-			return 0;
+	snprintf(rep->forced, sizeof(rep->forced), "%s", forced);
+	if (!*forced) {
+		for (int i = 0; i < fam->n_variants; i++) {
+			err = try_variant(fam, &fam->variants[i], h, rep);
+			if (!err)
+				return 0;
+		}
+		rep->error = err;
+		return err;
 	}
-	return err;
+	for (int i = 0; i < fam->n_variants; i++)
+		if (!strcmp(fam->variants[i].path, forced))
+			only = &fam->variants[i];
+	if (!only) {
+		rep->error = unknown_path(fam, rep);
+		return rep->error;
+	}
+	/* every other path said, so a forced one is never taken for the
+	 * kernel's choice */
+	snprintf(text, sizeof(text), "not tried: --attach %s=%s", fam->name, forced);
+	for (int i = 0; i < fam->n_variants; i++)
+		if (&fam->variants[i] != only)
+			reject_text(rep, fam->variants[i].path, text);
+	rep->error = try_variant(fam, only, h, rep);
+	return rep->error;
 }
 
 void plan_close(const struct plan_family *fam, struct plan_handle *h)

@@ -51,9 +51,11 @@ struct plan_handle {
 	int n_links;
 };
 
-/* Tries the variants in order. Returns 0 with h holding the loaded and
- * attached skeleton, or a negative errno when no variant worked; rep is
- * filled either way. */
+/* Tries the variants in order, or only the one rep->forced names (set by
+ * the caller: --attach). Returns 0 with h holding the loaded and attached
+ * skeleton, or a negative errno when no variant worked (-EINVAL: forced
+ * names none of the family's); rep is filled either way, rep->error with
+ * that errno. */
 int plan_run(const struct plan_family *fam, struct plan_handle *h, struct probe_report *rep);
 
 /* Detaches and unloads; safe on a handle that never attached. */

@@ -23,6 +23,12 @@ struct probe_rejection {
 struct probe_report {
 	char family[PROBE_FAMILY_MAX];
 	bool disabled;                 /* left out with --families: not tried */
+	/* --attach: the one path to try, "" for the plan's order. Set before
+	 * the plan runs; the plan keeps it, and records every other path as
+	 * not tried. */
+	char forced[PROBE_PATH_MAX];
+	int error;                     /* why no path attached (negative errno), 0 when one did;
+					* -EINVAL: forced names no path of the family */
 	char attach[PROBE_PATH_MAX];   /* the winning path, "" when none */
 	int n_programs;                /* programs attached */
 	int n_rejected;

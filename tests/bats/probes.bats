@@ -54,4 +54,85 @@ load helpers/common
 	grep -qE '^net +off' <<<"$output"
 	run "$DBTRACE" probes --families disk
 	[ "$status" -eq 2 ]
+	# a family left out is not one that failed: nothing said of it
+	run "$DBTRACE" capture -d 1 --families softirq,sched -o "$BATS_TEST_TMPDIR/two.json"
+	[ "$status" -eq 0 ]
+	echo "$output"
+	! grep -q 'did not attach' <<<"$output"
+	jq -e '.probes.clock.enabled == false and .probes.sched.attach != null' "$BATS_TEST_TMPDIR/two.json"
+}
+
+# --attach FAMILY=PATH, every path of every family (with
+# --clock-syscalls=count, the clock family's counting paths too), each
+# family's Nth path in the Nth run: where the kernel lets that path's
+# program types attach at its places (bpf_can, empty programs), dbtrace
+# attaches there and says the other paths were not tried; where it
+# refuses them, the family fails with the kernel's own refusal for that
+# path, never a quiet fall back to another.
+# bats test_tags=vm,rt
+@test "--attach tries only the path named: each path of each family attaches where the kernel allows it" {
+	local n f mode path checks want opts fams line tried=0 refused=0 runs=0 rr
+	for mode in "" count; do
+		for n in 1 2 3 4 5; do
+			opts=() fams=()
+			for f in softirq sched clock net loss; do
+				# the counting run: the paths only it has
+				[ -z "$mode" ] || [ "$f" = clock ] || continue
+				path="$(family_variants "$f" "$mode" | sed -n "${n}p" | cut -d' ' -f1)"
+				[ -n "$mode" ] && [[ "$path" != *+tracepoint && "$path" != *+tp_btf && "$path" != *+raw_tp ]] && continue
+				[ -n "$path" ] || continue
+				opts+=(--attach "$f=$path")
+				fams+=("$f")
+			done
+			[ "${#fams[@]}" -gt 0 ] || continue
+			run "$DBTRACE" probes --families "$(IFS=,; echo "${fams[*]}")" "${opts[@]}" ${mode:+--clock-syscalls=count}
+			runs=$((runs + 1)) rr=0
+			for f in "${fams[@]}"; do
+				path="$(family_variants "$f" "$mode" | sed -n "${n}p" | cut -d' ' -f1)"
+				checks="$(family_variants "$f" "$mode" | sed -n "${n}p" | cut -d' ' -f2-)"
+				line="$(grep -E "^$f " <<<"$output")"
+				echo "$f=$path${mode:+ (count)}: $line"
+				# shellcheck disable=SC2086 # one word per check
+				if kernel_allows $checks; then
+					grep -qE "^$f +${path//+/[+]} " <<<"$line"
+					tried=$((tried + 1))
+				else
+					# shellcheck disable=SC2086
+					want="$(kernel_refusal $checks)"
+					grep -qE "^$f +none .*${path//+/[+]}: $want" <<<"$line"
+					refused=$((refused + 1)) rr=$((rr + 1))
+				fi
+				# every other path of the family named as not tried
+				[ "$(grep -o "not tried: --attach $f=" <<<"$line" | wc -l)" -eq \
+					"$(($(family_variants "$f" "$mode" | wc -l) - 1))" ]
+			done
+			# exit 3 exactly when a forced family failed
+			[ "$status" -eq "$([ "$rr" -gt 0 ] && echo 3 || echo 0)" ]
+		done
+	done
+	echo "paths attached: $tried, refused by this kernel: $refused, in $runs runs"
+	# softirq 2, sched 2, clock 2 + 3 counting, net 3, loss 2
+	[ $((tried + refused)) -eq 14 ]
+}
+
+@test "--attach: a path the family does not have is bad usage; a refused one stops capture without a file" {
+	run "$DBTRACE" probes --attach sched=fentry
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"bad --attach sched=fentry: no such attach path; sched has tp_btf, raw_tp"* ]]
+	run "$DBTRACE" probes --attach sched
+	[ "$status" -eq 2 ]
+	# a path this kernel refuses (fentry here; none where all load)
+	local path checks refused=
+	while read -r path checks; do
+		# shellcheck disable=SC2086
+		kernel_allows $checks || { refused="$path"; break; }
+	done < <(family_variants net)
+	[ -n "$refused" ] || skip "this kernel allows every net path"
+	local out="$BATS_TEST_TMPDIR/forced.json"
+	run "$DBTRACE" capture -d 1 -o "$out" --attach "net=$refused"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"net: --attach $refused did not attach: "* ]]
+	[ ! -e "$out" ]
 }

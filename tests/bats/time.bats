@@ -41,14 +41,14 @@ make_loop() {
 # The load lives entirely inside the capture, so each class's budget
 # covers its threads' whole lives, as the load's own account does. Its
 # disk reads go to a loop device (O_DIRECT works there on any file
-# system, the VM's tmpfs included).
-# bats test_tags=vm,rt
-@test "time: every class's states agree with the load's own timing within 5 points and sum to 100%" {
+# system, the VM's tmpfs included). Extra capture options in $@ (the
+# attach path forced).
+budget_vs_load() {
 	make_loop
 	OUT="$SCRATCH/run.json"
 	# the lockers' futex share falls as other load takes the CPUs: a
 	# threshold below it, so lock_contention's other conditions are tested
-	CAPTURE_OPTS=(--futex-pct 10)
+	CAPTURE_OPTS=(--futex-pct 10 "$@")
 	capture_around "$OUT" 8 "$TOOLS/time_classes" -d 5 "$LOOP"
 	"$VALIDATE" "$OUT"
 	local cls state got want sum res failed=0
@@ -97,6 +97,24 @@ make_loop() {
 	jq -e --argjson pid "$(cat "$OUT.pid")" \
 		'[.findings[] | select(.id == "lock_contention" and .pid == $pid and .class == "locker-*")] | length > 0' "$OUT"
 	[ "$failed" -eq 0 ]
+}
+
+# bats test_tags=vm,rt
+@test "time: every class's states agree with the load's own timing within 5 points and sum to 100%" {
+	budget_vs_load
+	jq -e --arg p "$(expected_path sched)" '.probes.sched.attach == $p' "$OUT"
+}
+
+# The same on the sched family's raw_tp fallback (--attach), which takes
+# the task's saved registers from the top of its kernel stack rather than
+# bpf_task_pt_regs(), and reads in_iowait as a probed bitfield: where a
+# kernel refuses tp_btf, this is the budget users get. softirq on its own
+# fallback too, since the two share the per-CPU softirq charge.
+# bats test_tags=vm
+@test "time: the raw_tp fallback's budget agrees with the load's own timing as the preferred path's does" {
+	kernel_allows raw_tp:sched_switch raw_tp:softirq_entry || skip "raw_tp refused: $(kernel_refusal raw_tp:sched_switch)"
+	budget_vs_load --attach sched=raw_tp --attach softirq=raw_tp
+	jq -e '.probes.sched.attach == "raw_tp" and .probes.softirq.attach == "raw_tp"' "$OUT"
 }
 
 # The time view: one row per class, the states' columns summing to 100,

@@ -402,6 +402,35 @@ static void test_families(void **state)
 	assert_int_equal(parse(&cfg, err, 2, "capture", "--families=,"), -EINVAL);
 }
 
+/* --attach FAMILY=PATH: the path kept per family, the rest in the plan's
+ * order; which paths a family has is the plan's to say (cmd_open_probes) */
+static void test_attach(void **state)
+{
+	struct dbt_config cfg;
+	char err[256];
+
+	assert_int_equal(parse(&cfg, err, 1, "top"), 0);
+	for (int f = 0; f < FAM_COUNT; f++)
+		assert_null(cfg.attach[f]);
+	assert_int_equal(parse(&cfg, err, 5, "capture", "--attach", "sched=raw_tp", "--attach=clock=perf_event",
+			       "--attach=sched=tp_btf"), 0);
+	assert_string_equal(cfg.attach[FAM_SCHED], "tp_btf");   /* the last one given */
+	assert_string_equal(cfg.attach[FAM_CLOCK], "perf_event");
+	assert_null(cfg.attach[FAM_SOFTIRQ]);
+	assert_int_equal(parse(&cfg, err, 2, "probes", "--attach=net=fentry+tp_btf"), 0);
+	assert_string_equal(cfg.attach[FAM_NET], "fentry+tp_btf");
+	static const char *const bad[] = { "--attach=sched", "--attach=disk=raw_tp", "--attach=sche=raw_tp",
+					   "--attach=schedx=raw_tp", "--attach=sched=", "--attach==raw_tp",
+					   "--attach=sched=RAW", "--attach=sched=raw tp",
+					   "--attach=sched=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		assert_int_equal(parse(&cfg, err, 2, "capture", bad[i]), -EINVAL);
+		assert_non_null(strstr(err, "bad --attach"));
+		assert_null(strchr(err, '\n'));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_missing_value),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_families),
+		cmocka_unit_test(test_attach),
 		cmocka_unit_test(test_clock_options),
 		cmocka_unit_test(test_group_options),
 		cmocka_unit_test(test_net_view_and_ports),
