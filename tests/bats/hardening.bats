@@ -21,10 +21,15 @@ teardown() {
 }
 
 @test "two dbtrace instances at once both work and leave nothing behind" {
-	"$DBTRACE" capture -d 3 -o "$SCRATCH/a.json" 2>/dev/null &
+	"$DBTRACE" capture -d 4 -o "$SCRATCH/a.json" 2>"$SCRATCH/a.err" &
 	BG_PID=$!
-	"$DBTRACE" capture -d 3 -o "$SCRATCH/b.json" 2>/dev/null &
+	"$DBTRACE" capture -d 4 -o "$SCRATCH/b.json" 2>"$SCRATCH/b.err" &
 	BG2=$!
+	# the load inside both windows: each opens at its "capturing to",
+	# after its first snapshot, up to half a second after start under load
+	# (a load started at once put 11% of its packets in one capture only)
+	wait_for_text "$SCRATCH/a.err" "capturing to" "${LIMIT:-10}"
+	wait_for_text "$SCRATCH/b.err" "capturing to" "${LIMIT:-10}"
 	"$TOOLS/tcp_rr" -d 2 -c "$LOAD_CPU" -S "$LOAD_CPU" >/dev/null
 	wait "$BG_PID"; BG_PID=
 	wait "$BG2"; BG2=
