@@ -30,6 +30,9 @@
 #   VMTEST_PATHS     more host files or directories to put in the guest
 #   VMTEST_APPEND    more kernel command line
 #   VMTEST_CACHE     cache directory (default: REPO/build/vm)
+#   VMTEST_HOST_CPUS the host CPUs qemu runs on (a taskset list; default
+#                    any): tests/run.sh gives each of two guests run side
+#                    by side a CPU of its own
 #   VMTEST_SMP       the guest's CPUs (default 2; 1 checks the 1-CPU paths:
 #                    such a guest keeps its TSC under TCG, and the clock
 #                    tests' sampled vDSO share then comes out about half
@@ -373,7 +376,9 @@ append="console=ttyS0 panic=-1 $quiet ${VMTEST_APPEND-}"
 # unpatched: the releasing CPU waited in text_poke_bp_batch() for the
 # other, which kept re-entering the int3 handler (console: soft lockup,
 # dbtrace in tracepoint_probe_unregister, the load in asm_exc_int3).
-qemu=(qemu-system-x86_64 -accel tcg,thread=single -cpu max -smp "${VMTEST_SMP:-2}" -m 2G
+pin=()
+[ -z "${VMTEST_HOST_CPUS:-}" ] || pin=(taskset -c "$VMTEST_HOST_CPUS")
+qemu=("${pin[@]}" qemu-system-x86_64 -accel tcg,thread=single -cpu max -smp "${VMTEST_SMP:-2}" -m 2G
 	-nographic -nodefaults -no-user-config -no-reboot
 	-kernel "$kimage" -initrd "$run/initramfs.cpio" -append "$append")
 
