@@ -110,8 +110,8 @@ budget_vs_load() {
 # bpf_task_pt_regs(), and reads in_iowait as a probed bitfield: where a
 # kernel refuses tp_btf, this is the budget users get. softirq on its own
 # fallback too, since the two share the per-CPU softirq charge. In the
-# PREEMPT_RT guest (Debian's 6.1 as well), not the cloud one: the two VM
-# rings run side by side, and the cloud ring is the longer.
+# PREEMPT_RT guest (Debian's 6.1 as well, softirqs in threads), not the
+# cloud one too: the cloud ring is already the longer.
 # bats test_tags=rt
 @test "time: the raw_tp fallback's budget agrees with the load's own timing as the preferred path's does" {
 	kernel_allows raw_tp:sched_switch raw_tp:softirq_entry || skip "raw_tp refused: $(kernel_refusal raw_tp:sched_switch)"
