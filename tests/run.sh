@@ -34,6 +34,7 @@ ring_end() {
 	passed=$((passed + r_pass))
 	failed=$((failed + r_fail))
 	skipped=$((skipped + r_skip))
+	ring=''
 }
 
 skip_reason() {   # test reason
@@ -205,7 +206,7 @@ vm_ring_count() {   # kernel log
 # after the other.
 run_vm() {
 	local kernel tag
-	local -a kernels pids logs
+	local -a kernels pids=() logs=()
 	read -r -a kernels <<<"${VM_KERNELS:-cloud rt}"
 	if [ -n "${1:-}" ]; then
 		for kernel in "${kernels[@]}"; do
@@ -231,7 +232,7 @@ run_vm() {
 	if [ "$par" = 1 ] && [ "${#kernels[@]}" -gt 1 ]; then
 		echo "== integration tests in qemu VMs: the ${kernels[*]} rings side by side, a host CPU each" \
 			"(VM_PARALLEL=1); each ring's log follows when it ends"
-		local -a cpus
+		local -a cpus=()
 		read -r -a cpus <<<"$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))')"
 		for i in "${!kernels[@]}"; do
 			VMTEST_HOST_CPUS="${VMTEST_HOST_CPUS:-${cpus[$i]}}" vm_ring_run "${kernels[$i]}" >"${logs[$i]}" &
@@ -257,6 +258,13 @@ run_vm() {
 
 summary() {
 	local r name p f s
+	# a ring begun and never ended (the runner itself failed inside it)
+	# fails, rather than vanishing from the totals
+	if [ -n "$ring" ]; then
+		echo "== $ring: the runner stopped inside this ring: it fails"
+		r_fail=$((r_fail + 1))
+		ring_end
+	fi
 	echo "== summary"
 	for r in "${rings[@]}"; do
 		IFS='|' read -r name p f s <<<"$r"
