@@ -2,7 +2,6 @@
  * each preferred one was rejected, and what each hook costs. */
 #include "cmd/cmd.h"
 #include "collect/collectors.h"
-#include "core/log.h"
 #include "render/probe_table.h"
 
 #include <stdio.h>
