@@ -205,34 +205,24 @@ vm_ring_count() {   # kernel log
 # Good for a quick look on a machine with CPUs to spare; CI runs them one
 # after the other.
 run_vm() {
-	local kernel tag
-	local -a kernels pids=() logs=()
+	local kernel tag i
+	local -a kernels pids=() logs=() cpus=()
 	read -r -a kernels <<<"${VM_KERNELS:-cloud rt}"
-	if [ -n "${1:-}" ]; then
+	# no ring to run: each says why (the reason given, or not root)
+	if [ -n "${1:-}" ] || [ "$(id -u)" -ne 0 ]; then
 		for kernel in "${kernels[@]}"; do
 			ring_begin "vm $kernel"
-			skip_vm_ring "$kernel" "$1"
+			if [ -n "${1:-}" ]; then skip_vm_ring "$kernel" "$1"; else need_root "VM"; fi
 			ring_end
 		done
 		return
 	fi
-	if [ "$(id -u)" -ne 0 ]; then
-		for kernel in "${kernels[@]}"; do
-			ring_begin "vm $kernel"
-			need_root "VM"
-			ring_end
-		done
-		return
-	fi
-	local par="${VM_PARALLEL:-0}"
-	[ "$(nproc)" -ge "${#kernels[@]}" ] || par=0
 	for kernel in "${kernels[@]}"; do
 		logs+=("$(mktemp)")
 	done
-	if [ "$par" = 1 ] && [ "${#kernels[@]}" -gt 1 ]; then
+	if [ "${VM_PARALLEL:-0}" = 1 ] && [ "${#kernels[@]}" -gt 1 ] && [ "$(nproc)" -ge "${#kernels[@]}" ]; then
 		echo "== integration tests in qemu VMs: the ${kernels[*]} rings side by side, a host CPU each" \
 			"(VM_PARALLEL=1); each ring's log follows when it ends"
-		local -a cpus=()
 		read -r -a cpus <<<"$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))')"
 		for i in "${!kernels[@]}"; do
 			VMTEST_HOST_CPUS="${VMTEST_HOST_CPUS:-${cpus[$i]}}" vm_ring_run "${kernels[$i]}" >"${logs[$i]}" &

@@ -154,37 +154,36 @@ static int unknown_path(const struct plan_family *fam, struct probe_report *rep)
 int plan_run(const struct plan_family *fam, struct plan_handle *h, struct probe_report *rep)
 {
 	char forced[PROBE_PATH_MAX], text[PROBE_ERROR_MAX];
-	const struct plan_variant *only = NULL;
+	bool known = false;
 	int err = -ENOENT;
 
 	snprintf(forced, sizeof(forced), "%s", rep->forced);
 	memset(rep, 0, sizeof(*rep));
 	snprintf(rep->family, sizeof(rep->family), "%s", fam->name);
 	snprintf(rep->forced, sizeof(rep->forced), "%s", forced);
-	if (!*forced) {
-		for (int i = 0; i < fam->n_variants; i++) {
-			err = try_variant(fam, &fam->variants[i], h, rep);
-			if (!err)
-				return 0;
-		}
-		rep->error = err;
-		return err;
-	}
 	for (int i = 0; i < fam->n_variants; i++)
-		if (!strcmp(fam->variants[i].path, forced))
-			only = &fam->variants[i];
-	if (!only) {
+		known |= !strcmp(fam->variants[i].path, forced);
+	if (*forced && !known) {
 		rep->error = unknown_path(fam, rep);
 		return rep->error;
 	}
-	/* every other path said, so a forced one is never taken for the
-	 * kernel's choice */
 	snprintf(text, sizeof(text), "not tried: --attach %s=%s", fam->name, forced);
-	for (int i = 0; i < fam->n_variants; i++)
-		if (&fam->variants[i] != only)
-			reject_text(rep, fam->variants[i].path, text);
-	rep->error = try_variant(fam, only, h, rep);
-	return rep->error;
+	for (int i = 0; i < fam->n_variants; i++) {
+		const struct plan_variant *v = &fam->variants[i];
+
+		/* with --attach, every other path said (those after the one
+		 * tried too), so a forced one is never taken for the kernel's
+		 * choice */
+		if (*forced && strcmp(v->path, forced)) {
+			reject_text(rep, v->path, text);
+			continue;
+		}
+		err = try_variant(fam, v, h, rep);
+		if (!err && !*forced)
+			return 0;
+	}
+	rep->error = err;
+	return err;
 }
 
 void plan_close(const struct plan_family *fam, struct plan_handle *h)
