@@ -15,7 +15,7 @@
 enum { OPT_BATCH = 0x100, OPT_SORT, OPT_VIEW, OPT_COMM, OPT_CLASS, OPT_RUNQ,
        OPT_SAMPLE_HZ, OPT_CLOCK_PCT, OPT_CLOCK_SYS, OPT_PORT, OPT_JSON, OPT_ROOT,
        OPT_LISTEN, OPT_TOP_N, OPT_FAMILIES, OPT_GROUP_BY, OPT_CGROUP,
-       OPT_FUTEX_PCT, OPT_DISK_PCT, OPT_NET_WAIT_PCT, OPT_ATTACH };
+       OPT_FUTEX_PCT, OPT_DISK_PCT, OPT_NET_WAIT_PCT, OPT_ATTACH, OPT_BTF };
 
 
 /* The one description of every option: the parser reads it, and argp
@@ -35,6 +35,9 @@ static const struct argp_option options[] = {
 	{ "attach", OPT_ATTACH, "FAMILY=PATH", 0, "try only this attach path for a family "
 	  "(repeatable), e.g. sched=raw_tp to run a fallback where the preferred path loads; "
 	  "`dbtrace probes` lists each family's paths", 0 },
+	{ "btf", OPT_BTF, "FILE", 0, "the running kernel's BTF, for a kernel without "
+	  "/sys/kernel/btf/vmlinux (e.g. from btfhub): programs are relocated against it; paths "
+	  "that attach by the kernel's own BTF (tp_btf, fentry) are then refused", 0 },
 	{ "port", OPT_PORT, "PORT", 0, "net: only this service port in the port rows (repeatable), "
 	  "e.g. --port 3306", 0 },
 	{ "comm", OPT_COMM, "NAME", 0, "only processes with this command name", 0 },
@@ -382,6 +385,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		cfg->attach[f] = path;
 		break;
 	}
+	case OPT_BTF:
+		if (!*arg)
+			return fail(ctx, "empty --btf file%s", "");
+		cfg->btf_path = arg;
+		break;
 	case OPT_ROOT:
 		if (!*arg)
 			return fail(ctx, "empty --root directory%s", "");

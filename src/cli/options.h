@@ -70,6 +70,7 @@ struct dbt_config {
 	unsigned int sample_hz; /* clock family: CPU-clock samples per second per CPU */
 	unsigned int families;  /* --families: bit per dbt_family_names entry; 0 = all */
 	const char *attach[FAM_COUNT];  /* --attach FAMILY=PATH: the path alone (in argv); NULL: the plan's order */
+	const char *btf_path;   /* --btf FILE: BTF of the running kernel, where it exposes none */
 	double clock_vdso_pct;  /* gettimeofday_hotspot: vDSO share threshold, % of CPU samples */
 	double clock_syscalls_per_s;  /* gettimeofday_hotspot: clock syscall rate threshold */
 	bool count_clock_syscalls;    /* --clock-syscalls=count: exact counts, syscall tracepoints allowed */

@@ -16,9 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 
+/* tp_btf: typed loads, thread records in task storage (a pointer chase
+ * from the task, not a hash lookup), the iterator and the staged
+ * run-queue waits (compare-and-swap). raw_tp: every thread in the
+ * bounded hash, from 5.10 on. */
 static const struct plan_variant variants[] = {
-	{ "tp_btf", "_btf" },
-	{ "raw_tp", "_raw" },
+	{ "tp_btf", "_btf", FEAT(FEAT_KERNEL_BTF) | FEAT(FEAT_TASK_STORAGE_TRACING) | FEAT(FEAT_ATOMIC_FETCH) },
+	{ "raw_tp", "_raw", 0 },
 };
 
 /* Threads born from now on count from zero (bpf/sched.bpf.c): stamped
@@ -34,11 +38,14 @@ PLAN_SKEL_HOOKED(sched, plan_skel_no_hook, stamp_load_time)
 /* Softirq time reaches threads through the softirq family's per-CPU
  * sirq_pending map (bpf/sirq_pending.bpf.h): this object uses that map
  * instead of its own. */
-static int skel_prepare(struct plan_handle *h, const struct plan_variant *v)
+static int skel_prepare(struct plan_handle *h, const struct plan_variant *v, struct probe_report *rep)
 {
 	struct sched_collector *c = h->ctx;
 	struct sched_bpf *s = h->skel;
 	int err;
+
+	/* the syscall a thread blocks in */
+	s->rodata->dbt_task_regs_helper = bpf_features_task_regs_helper(h->kernel, rep);
 
 	/* raw_tp keeps every thread in sched_threads: no task storage, which
 	 * kernels without tp_btf lack too */
@@ -76,12 +83,14 @@ static int iter_link_fd(const struct plan_handle *h)
 	return -1;
 }
 
-int sched_collector_open(struct sched_collector *c, struct probe_report *rep, int sirq_pending_fd)
+int sched_collector_open(struct sched_collector *c, struct probe_report *rep, int sirq_pending_fd,
+			 struct bpf_features *kernel)
 {
 	struct sched_bpf *s;
 	int err;
 
 	memset(c, 0, sizeof(*c));
+	c->h.kernel = kernel;
 	c->sirq_pending_fd = sirq_pending_fd;
 	c->h.ctx = c;
 	c->ncpus = percpu_ncpus();

@@ -18,6 +18,10 @@ int probe_table_print(FILE *f, const struct probe_report *reps, int n)
 			fprintf(f, "%s %s: %s", i ? ";" : "", r->rejected[i].path, r->rejected[i].error);
 		fprintf(f, "\n");
 	}
+	/* how a path adapted to what this kernel lacks */
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < reps[k].n_notes; i++)
+			fprintf(f, "%-10s note: %s\n", reps[k].family, reps[k].notes[i]);
 	fprintf(f, "\n  %-8s %-46s %s\n", "FAMILY", "HOOK", "RUNS ON");
 	for (int k = 0; k < n; k++)
 		for (int i = 0; i < reps[k].n_hooks; i++)

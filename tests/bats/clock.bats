@@ -233,8 +233,8 @@ clock_proc() {
 	wait "$pid"
 	echo "perf attachments of dbtrace: $perf"
 	# a syscall tracepoint (syscalls:sys_enter_*) or raw_syscalls:sys_enter/exit
-	! grep -qE 'tracepoint +sys_(enter|exit)' <<<"$perf"
-	! grep -qE "tp 'sys_(enter|exit)'" <<<"$links"
+	refute grep -qE 'tracepoint +sys_(enter|exit)' <<<"$perf"
+	refute grep -qE "tp 'sys_(enter|exit)'" <<<"$links"
 	[ "$(jq -r .probes.clock.attach "$SCRATCH/run.json")" = "$(expected_path clock)" ]
 
 	"$DBTRACE" capture -d 4 -i 1 --clock-syscalls=count -o "$SCRATCH/count.json" 2>"$SCRATCH/err" &
@@ -262,5 +262,5 @@ clock_proc() {
 		grep -qE '^  clock +tracepoint/syscalls/sys_enter_clock_gettime +SLOW PATH: every system call' <<<"$output"
 	fi
 	run "$DBTRACE" probes
-	! grep -q 'SLOW PATH' <<<"$output"
+	refute grep -q 'SLOW PATH' <<<"$output"
 }

@@ -271,5 +271,5 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 	[ "$threads" -eq 8 ]
 	[ "$procs" -ge 8 ] && [ "$procs" -le "$n" ]
 	# no backend is a series of its own
-	! grep -q "^dbtrace_class_threads{pid=\"${pids[0]}\"" "$SCRATCH/m"
+	refute grep -q "^dbtrace_class_threads{pid=\"${pids[0]}\"" "$SCRATCH/m"
 }

@@ -235,7 +235,9 @@ syscall_fn() {
 
 # family_variants FAMILY: one line per attach path, "PATH CHECK...", in
 # dbtrace's order of preference (src/collect/FAMILY.c), with the program
-# types and places each path's programs use (bpf/FAMILY.bpf.c).
+# types and places each path's programs use (bpf/FAMILY.bpf.c), and the
+# helpers and instructions they cannot do without (what a path can do
+# another way, at load time, is in family_adaptations).
 family_variants() {
 	local s fe=() tp=()
 	case "$1" in
@@ -244,7 +246,7 @@ family_variants() {
 		echo raw_tp raw_tp:softirq_{raise,entry,exit} raw_tp:irq_handler_{entry,exit}
 		;;
 	sched)
-		echo tp_btf tp_btf:sched_switch iter:task
+		echo tp_btf tp_btf:sched_switch iter:task helper:tracing:task_storage_get insn:atomic_fetch
 		echo raw_tp raw_tp:sched_switch
 		;;
 	clock)
@@ -271,6 +273,23 @@ family_variants() {
 			fentry:sock_def_readable
 		echo tp_btf tp_btf:net_dev_{queue,xmit} tp_btf:{tcp_sendmsg_locked,sock_recv_length,sk_data_ready}
 		echo raw_tp raw_tp:net_dev_{queue,xmit} raw_tp:{tcp_sendmsg_locked,sock_recv_length,sk_data_ready}
+		echo kprobe+raw_tp raw_tp:net_dev_{queue,xmit} kprobe:{tcp_sendmsg,tcp_recvmsg,sock_def_readable} \
+			kretprobe:tcp_recvmsg
+		;;
+	esac
+}
+
+# family_adaptations FAMILY PATH: one line per way the path adapts at load
+# time to a kernel that lacks something, "CHECK...|NOTE": dbtrace must
+# note NOTE (bpf/core_fixes.bpf.h, src/core/bpf_features.c) exactly when
+# one of the checks fails.
+family_adaptations() {
+	case "$1:$2" in
+	sched:* | clock:*)
+		echo "helper:perf_event:task_pt_regs helper:perf_event:get_current_task_btf|saved registers found on the task's stack"
+		;;
+	net:fentry+tp_btf | net:tp_btf | loss:tp_btf)
+		echo "helper:tracing:sk_storage_get|socket state in a hash"
 		;;
 	esac
 }
@@ -335,4 +354,14 @@ netns_pair_delete() {
 	[ -n "${NSA:-}" ] && ip netns del "$NSA" 2>/dev/null
 	[ -n "${NSB:-}" ] && ip netns del "$NSB" 2>/dev/null
 	return 0
+}
+
+# refute CMD...: fails the test when CMD succeeds. A bare `! CMD` asserts
+# nothing in bats (set -e ignores a negated command) unless it is the
+# test's last line.
+refute() {
+	if "$@"; then
+		echo "expected to fail, but succeeded: $*" >&2
+		return 1
+	fi
 }
