@@ -203,14 +203,15 @@ $(BUILD) $(BUILD)/bpf:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# The bats suite inside qemu on Debian's kernels (cloud: 6.1 with fentry
-# and kprobes; rt: PREEMPT_RT, softirqs in threads).
-.PHONY: vmtest vmtest-rt
-# Only the kernel-dependent tests (tagged vm / rt): see tests/run.sh.
-vmtest: all tools
-	$(Q)VM_KERNELS=cloud tests/run.sh vm
-vmtest-rt: all tools
-	$(Q)VM_KERNELS=rt tests/run.sh vm
+# The bats suite inside qemu on Debian's kernels (6.1: with fentry and
+# kprobes; rt: PREEMPT_RT, softirqs in threads; 5.10: Debian 11's; 6.12).
+# Only the kernel-dependent tests (tagged vm, rt, kernel): see
+# tests/run.sh. `make vmtest` runs the 6.1 ring, `make vmtest-K` the
+# ring of kernel K (vmtest-rt, vmtest-5.10, vmtest-6.12).
+.PHONY: vmtest
+vmtest: vmtest-6.1
+vmtest-%: all tools
+	$(Q)VM_KERNELS=$* tests/run.sh vm
 
 # libFuzzer over the command line, the --class parser, every /proc and
 # /sys parser, the rtnetlink qdisc replies, the vDSO's ELF image and the

@@ -116,6 +116,12 @@ static __always_inline __u32 block_reason(struct dbt_sched_blocked *b, struct ta
 	return syscall_reason(b, t, sys, arg0, typed);
 }
 
+/* Set by user space where the runqueue clocks of the CPUs may disagree
+ * (sysinfo/clocksource.h, dbt_sched_clock_per_cpu: the kernel marked the
+ * TSC unstable, as emulated guests do at boot): a block begun on one CPU
+ * and ended on another is then timed by the monotonic clock. */
+const volatile bool blk_clock_mono = false;
+
 /* The clock a block is timed with: the runqueue's (rq->clock), which
  * __schedule() brought up to date just before this tracepoint (or, when it
  * skips the update after a wakeup's preemption check, at that wakeup, a
@@ -126,12 +132,18 @@ static __always_inline __u32 block_reason(struct dbt_sched_blocked *b, struct ta
  * leaving the CPU (its fair-class runqueue's rq, set for a task of any
  * class) rather than from the per-CPU `runqueues` symbol, whose address
  * the verifier finds only with CONFIG_KALLSYMS_ALL. Without group
- * scheduling (no se.cfs_rq), the monotonic clock instead. */
+ * scheduling (no se.cfs_rq), or where each CPU keeps a clock of its own
+ * (blk_clock_mono), the monotonic clock instead. Measured in the
+ * PREEMPT_RT guest (TSC marked unstable at boot): the two CPUs' runqueue
+ * clocks lay 9 us to 1.1 ms apart from one interval to the next, the
+ * monotonic clock 0-3 us (the same sampling); a class whose threads block
+ * on one CPU and wake on the other had its blocked time 43% of its wall
+ * time too long in one fresh-clone run. */
 static __always_inline __u64 switch_clock(struct task_struct *t, const bool typed)
 {
 	struct cfs_rq *cfs;
 
-	if (!bpf_core_field_exists(t->se.cfs_rq))
+	if (blk_clock_mono || !bpf_core_field_exists(t->se.cfs_rq))
 		return bpf_ktime_get_ns();
 	cfs = KREAD(typed, t, se.cfs_rq);
 	return typed ? cfs->rq->clock : BPF_CORE_READ(cfs, rq, clock);

@@ -6,6 +6,7 @@
 #include "core/loop_fds.h"
 #include "core/vec.h"
 #include "dbtrace/softirq.h"
+#include "sysinfo/clocksource.h"
 #include "sysinfo/procfile.h"
 #include "sched.skel.h"
 
@@ -35,6 +36,24 @@ static int stamp_load_time(struct sched_bpf *s)
 
 PLAN_SKEL_HOOKED(sched, plan_skel_no_hook, stamp_load_time)
 
+/* Whether the CPUs' runqueue clocks may disagree (the kernel rejected
+ * the TSC): blocks are then timed by the monotonic clock, said in rep. */
+static bool runq_clocks_disagree(struct probe_report *rep)
+{
+	struct dbt_clocksource cs;
+	struct dbt_clocksource_log klog;
+	bool have_log = !dbt_clocksource_scan_klog(&klog);
+
+	if (dbt_clocksource_read(NULL, &cs))
+		memset(&cs, 0, sizeof(cs));
+	if (!dbt_sched_clock_per_cpu(&cs, have_log ? &klog : NULL))
+		return false;
+	probe_note(rep, "blocked time timed by the monotonic clock: the CPUs' runqueue clocks may "
+		   "disagree (clocksource %s%s)", cs.current[0] ? cs.current : "unknown",
+		   have_log && klog.n_unstable ? ", TSC marked unstable" : "");
+	return true;
+}
+
 /* Softirq time reaches threads through the softirq family's per-CPU
  * sirq_pending map (bpf/sirq_pending.bpf.h): this object uses that map
  * instead of its own. */
@@ -46,6 +65,7 @@ static int skel_prepare(struct plan_handle *h, const struct plan_variant *v, str
 
 	/* the syscall a thread blocks in */
 	s->rodata->dbt_task_regs_helper = bpf_features_task_regs_helper(h->kernel, rep);
+	s->rodata->blk_clock_mono = runq_clocks_disagree(rep);
 
 	/* raw_tp keeps every thread in sched_threads: no task storage, which
 	 * kernels without tp_btf lack too */
@@ -344,6 +364,7 @@ static void add_running(struct sched_collector *c, struct sched_snapshot *snap, 
  * where the kernel's sched_clock is stable (TSC): CPUs agree. */
 static void take_clock_offset(struct sched_collector *c)
 {
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	uint32_t newest = 0;
 
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
@@ -354,6 +375,18 @@ static void take_clock_offset(struct sched_collector *c)
 			c->mono_minus_rq_ns = k->mono_minus_rq_ns;
 		}
 	}
+	/* how far apart the CPUs' clocks were this interval (-vv: the
+	 * reason for blk_clock_mono, where they disagree) */
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		const struct dbt_sched_cur *k = &c->cur[cpu];
+
+		if (k->clock_gen != newest)
+			continue;
+		lo = k->mono_minus_rq_ns < lo ? k->mono_minus_rq_ns : lo;
+		hi = k->mono_minus_rq_ns > hi ? k->mono_minus_rq_ns : hi;
+	}
+	if (hi >= lo)
+		log_debug("sched: the CPUs' block clocks lie %.1f us apart", (double)(hi - lo) / 1e3);
 }
 
 int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)

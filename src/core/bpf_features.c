@@ -177,9 +177,7 @@ static bool probe(struct bpf_features *k, enum bpf_feature f)
 	case FEAT_TASK_PT_REGS:
 		return libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_task_pt_regs, NULL) > 0;
 	case FEAT_CURRENT_TASK_BTF:
-		/* its typed result needs the kernel's BTF too */
-		return kernel_btf(k) &&
-		       libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_get_current_task_btf, NULL) > 0;
+		return libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_get_current_task_btf, NULL) > 0;
 	case FEAT_COUNT:
 		break;
 	}

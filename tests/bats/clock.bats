@@ -62,6 +62,11 @@ clock_proc() {
 	fi
 }
 
+# Not in the 5.10 and 6.12 rings, which take the clock syscalls' test
+# below: in the 6.12 guest the emulator's timer lands unevenly in the
+# vDSO's code, so every CPU-clock sampler sees less of it than the loop
+# spends there: perf record's own samples put 16% and 19% in [vdso]
+# (dbtrace 15.6%) where the loop timed 40%.
 # bats test_tags=vm
 @test "vDSO share of a clock loop within 10 points of its own figure, function named, finding raised" {
 	capture_around "$SCRATCH/run.json" 5 "$TOOLS/clock_loop" -m vdso -f mixed -s 0.4 -d 3 -c "$LOAD_CPU"
@@ -122,7 +127,7 @@ clock_proc() {
 	fi
 }
 
-# bats test_tags=vm
+# bats test_tags=vm,kernel
 @test "real clock syscalls by default: their sampled share, and counts only where fentry pays for them" {
 	capture_around "$SCRATCH/run.json" 5 "$TOOLS/clock_loop" -m syscall -d 3 -c "$LOAD_CPU"
 	local proc attach

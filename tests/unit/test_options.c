@@ -431,9 +431,28 @@ static void test_attach(void **state)
 	}
 }
 
+/* --btf FILE: kept as given (bpf_prepare reads it); empty is bad usage */
+static void test_btf(void **state)
+{
+	struct dbt_config cfg;
+	char err[256];
+
+	assert_int_equal(parse(&cfg, err, 1, "probes"), 0);
+	assert_null(cfg.btf_path);
+	assert_int_equal(parse(&cfg, err, 3, "capture", "--btf", "/tmp/vmlinux.btf"), 0);
+	assert_string_equal(cfg.btf_path, "/tmp/vmlinux.btf");
+	assert_int_equal(parse(&cfg, err, 2, "top", "--btf=x.btf"), 0);
+	assert_string_equal(cfg.btf_path, "x.btf");
+	err[0] = 0;
+	assert_int_equal(parse(&cfg, err, 2, "probes", "--btf="), -EINVAL);
+	assert_non_null(strstr(err, "--btf"));
+	assert_null(strchr(err, '\n'));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_btf),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_all_options),
 		cmocka_unit_test(test_seconds),

@@ -308,6 +308,20 @@ expected_path() {   # family [count]
 	echo none
 }
 
+# The path a family must take where user space cannot read the kernel's
+# BTF (only --btf's file): the first of its paths the kernel allows
+# whose programs do not attach by the kernel's BTF (tp_btf, fentry,
+# fexit, iterators) nor are tracing programs.
+expected_path_without_btf() {   # family
+	local path checks
+	while read -r path checks; do
+		[[ " $checks" =~ \ (tp_btf|fentry|fexit|iter|helper:tracing): ]] && continue
+		# shellcheck disable=SC2086 # one word per check
+		kernel_allows $checks && { echo "$path"; return; }
+	done < <(family_variants "$1")
+	echo none
+}
+
 # The checks behind one path of a family, for kernel_refusal.
 path_checks() {   # family path
 	family_variants "$1" | awk -v p="$2" '$1 == p { $1 = ""; print }'
