@@ -160,12 +160,9 @@ static __always_inline bool tcp_sock_of_inet(const struct sock *sk)
 
 static __always_inline struct dbt_loss_port *port_entry(const struct dbt_loss_port_key *k)
 {
-	struct dbt_loss_port zero = {}, *p = bpf_map_lookup_elem(&loss_ports, k);
+	struct dbt_loss_port zero = {}, *p = dbt_lookup_or_init(&loss_ports, k, &zero, NULL);
 	struct dbt_loss_stats *st;
 
-	if (p)
-		return p;
-	p = dbt_lookup_or_init(&loss_ports, k, &zero, NULL);
 	if (!p) {
 		st = stats();
 		if (st)

@@ -313,12 +313,11 @@ static __always_inline __u32 dev_netns(struct net_device *dev, const bool typed)
 static __always_inline struct dbt_net_dev *dev_entry(struct net_device *dev, const bool typed)
 {
 	struct dbt_net_dev_key k = { .netns = dev_netns(dev, typed), .ifindex = KREAD(typed, dev, ifindex) };
-	struct dbt_net_dev *d = bpf_map_lookup_elem(&net_devs, &k);
+	struct dbt_net_dev *d = dbt_lookup_or_init(&net_devs, &k, (const void *)&zero_dev, NULL);
 	struct dbt_net_stats *st;
 
-	if (d)
+	if (d && d->name[0])
 		return d;
-	d = dbt_lookup_or_init(&net_devs, &k, (const void *)&zero_dev, NULL);
 	if (!d) {
 		st = stats();
 		if (st)
@@ -333,12 +332,9 @@ static __always_inline struct dbt_net_dev *dev_entry(struct net_device *dev, con
 static __always_inline struct dbt_net_dev_hist *dev_hist(struct net_device *dev, const bool typed)
 {
 	struct dbt_net_dev_key k = { .netns = dev_netns(dev, typed), .ifindex = KREAD(typed, dev, ifindex) };
-	struct dbt_net_dev_hist *h = bpf_map_lookup_elem(&net_dev_hist, &k);
+	struct dbt_net_dev_hist *h = dbt_lookup_or_init(&net_dev_hist, &k, (const void *)&zero_dev_hist, NULL);
 	struct dbt_net_stats *st;
 
-	if (h)
-		return h;
-	h = dbt_lookup_or_init(&net_dev_hist, &k, (const void *)&zero_dev_hist, NULL);
 	if (!h) {
 		st = stats();
 		if (st)

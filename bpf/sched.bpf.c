@@ -141,19 +141,16 @@ static __always_inline struct dbt_sched_thread *thread_of(struct task_struct *t,
 	struct dbt_sched_stats *st;
 	bool made;
 
-	th = bpf_map_lookup_elem(&sched_threads, &tid);
-	if (th)
-		return th;
 	th = dbt_lookup_or_init(&sched_threads, &tid, (const void *)&zero_thread, &made);
+	/* found, or another CPU inserted it first and set it up */
+	if (th && !made)
+		return th;
 	st = stats();
 	if (!th) {
 		if (st)
 			st->update_failed++;
 		return NULL;
 	}
-	/* another CPU inserted it first: it set it up */
-	if (!made)
-		return th;
 	if (st)
 		st->inserts++;
 	th->tid = tid;
@@ -217,9 +214,6 @@ static __always_inline struct dbt_sched_runq_hist *name_hist(const struct dbt_sc
 	bool made;
 
 	__builtin_memcpy(k.comm, th->comm, sizeof(k.comm));
-	h = bpf_map_lookup_elem(&sched_runq, &k);
-	if (h)
-		return h;
 	h = dbt_lookup_or_init(&sched_runq, &k, (const void *)&zero_runq, &made);
 	if (h && made)
 		h->born_ns = bpf_ktime_get_ns();
