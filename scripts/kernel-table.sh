@@ -32,7 +32,7 @@ table() {
 		n = split("5.10 6.1 rt 6.12 host", order, " ")
 		name["5.10"] = "Debian 11 cloud"; name["6.1"] = "Debian 12 cloud"
 		name["rt"] = "Debian 12 PREEMPT_RT"; name["6.12"] = "Debian 12, 6.12 cloud"
-		name["host"] = "the development VM (host ring)"
+		name["host"] = "this development VM"
 		nf = split("softirq sched clock net loss", fam, " ")
 	}
 	$2 == "kernel-paths" {

@@ -42,6 +42,8 @@ int collectors_open(struct collectors *c, const struct collect_config *cc)
 		c->on[FAM_NET] = !net_collector_open(&c->net, &c->reports[FAM_NET], &c->kernel);
 	if (!c->reports[FAM_LOSS].disabled)
 		c->on[FAM_LOSS] = !loss_collector_open(&c->loss, &c->reports[FAM_LOSS], &c->kernel);
+	/* the plans are done: the parsed BTF would stay in dbtrace's RSS */
+	bpf_features_free(&c->kernel);
 	for (int f = 0; f < FAM_COUNT; f++) {
 		/* the plan wipes the report: keep what --families said */
 		snprintf(c->reports[f].family, sizeof(c->reports[f].family), "%s", dbt_family_names[f]);

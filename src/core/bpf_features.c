@@ -42,7 +42,8 @@ void bpf_features_free(struct bpf_features *k)
 	if (k->btf != k->kbtf)
 		btf__free(k->btf);
 	btf__free(k->kbtf);
-	bpf_features_init(k, k->btf_path);
+	k->btf = k->kbtf = NULL;
+	k->btf_tried = k->kbtf_tried = false;
 }
 
 /* The kernel's own BTF, where libbpf finds it for tp_btf and fentry. */

@@ -53,6 +53,8 @@ struct bpf_features {
 };
 
 void bpf_features_init(struct bpf_features *k, const char *btf_path);
+/* Frees the BTF k parsed (the kernel's: some 20 MB in memory), keeping
+ * what was probed; a later question parses it again. */
 void bpf_features_free(struct bpf_features *k);
 
 /* Whether the kernel allows f, probed on first ask. */
