@@ -183,6 +183,17 @@ int proc_group_form(struct proc_group_proc *p, size_t n, enum proc_group_by by)
 		form_by_parent(p, n, order, root);
 	else if (by == PROC_GROUP_CGROUP)
 		form_by_cgroup(p, n, order);
+	free(order);
+	free(root);
+	return proc_group_count(p, n);
+}
+
+int proc_group_count(struct proc_group_proc *p, size_t n)
+{
+	size_t *order = malloc(sizeof(*order) * (n ? n : 1));
+
+	if (!order)
+		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
 	qsort_r(order, n, sizeof(*order), by_key, p);
@@ -193,7 +204,6 @@ int proc_group_form(struct proc_group_proc *p, size_t n, enum proc_group_by by)
 			p[order[k]].n_members = (uint32_t)(j - i);
 	}
 	free(order);
-	free(root);
 	return 0;
 }
 
