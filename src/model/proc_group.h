@@ -53,6 +53,11 @@ int proc_group_by_parse(const char *s, enum proc_group_by *out);
 /* Sets key and n_members of each of the n processes (any order; pids
  * unique). Returns 0, -EINVAL (NULL p with n > 0, a bad by) or -ENOMEM. */
 int proc_group_form(struct proc_group_proc *p, size_t n, enum proc_group_by by);
+/* order[0..n): the indices of p by ascending pid, for proc_group_lookup(). */
+void proc_group_sort_by_pid(struct proc_group_proc *p, size_t n, size_t *order);
+/* The index of pid in p, order as proc_group_sort_by_pid() made it, or
+ * SIZE_MAX. */
+size_t proc_group_lookup(const struct proc_group_proc *p, const size_t *order, size_t n, uint32_t pid);
 /* Sets n_members of each process from the keys. Returns 0 or -ENOMEM. */
 int proc_group_count(struct proc_group_proc *p, size_t n);
 
