@@ -24,8 +24,9 @@ static const struct argp_option options[] = {
 	{ "interval", 'i', "SECONDS", 0, "refresh/sampling interval (default 1)", 0 },
 	{ "duration", 'd', "SECONDS", 0, "stop after this long (default: until interrupted)", 0 },
 	{ "pid", 'p', "PID", 0, "target process (repeatable)", 0 },
-	{ "output", 'o', "FILE", 0, "capture, record: output file ('-' for stdout; default "
-	  "dbtrace-YYYYmmdd-HHMMSS.json); report: the HTML file (default: the capture's name, .html)", 0 },
+	{ "output", 'o', "FILE", 0, "capture, record: output file (default "
+	  "dbtrace-YYYYmmdd-HHMMSS.json; capture: '-' for stdout); report: the HTML file "
+	  "(default: the capture's name, .html)", 0 },
 	{ "report", OPT_REPORT, "FILE.html", 0, "record: also write the HTML report of the capture", 0 },
 	{ "verbose", 'v', NULL, 0, "show libbpf's messages and probe details", 0 },
 	{ "batch", OPT_BATCH, NULL, 0, "top: plain-text tables, one per interval", 0 },
@@ -542,8 +543,8 @@ static int parse(struct parse_ctx *ctx, int argc, char **argv)
 		snprintf(err, errlen, "--report is an option of record only (for a capture: dbtrace report CAPTURE)");
 		return -EINVAL;
 	}
-	if (cfg->report && cfg->output && !strcmp(cfg->output, "-")) {
-		snprintf(err, errlen, "--report reads the capture back from its file: give -o FILE.json");
+	if (cfg->command == DBT_CMD_RECORD && cfg->output && !strcmp(cfg->output, "-")) {
+		snprintf(err, errlen, "record: the program writes to standard output too: give -o FILE.json");
 		return -EINVAL;
 	}
 	if (cfg->command == DBT_CMD_SERVE && !cfg->listen)
