@@ -11,11 +11,13 @@
 #include <string.h>
 
 #define MAX_SECONDS 86400.0
+/* record's own options, numbered apart from the list below */
+enum { OPT_REPORT = 0x200 };
 
 enum { OPT_BATCH = 0x100, OPT_SORT, OPT_VIEW, OPT_COMM, OPT_CLASS, OPT_RUNQ,
        OPT_SAMPLE_HZ, OPT_CLOCK_PCT, OPT_CLOCK_SYS, OPT_PORT, OPT_JSON, OPT_ROOT,
        OPT_LISTEN, OPT_TOP_N, OPT_FAMILIES, OPT_GROUP_BY, OPT_CGROUP,
-       OPT_FUTEX_PCT, OPT_DISK_PCT, OPT_NET_WAIT_PCT, OPT_ATTACH, OPT_REPORT };
+       OPT_FUTEX_PCT, OPT_DISK_PCT, OPT_NET_WAIT_PCT, OPT_ATTACH };
 
 
 /* The one description of every option: the parser reads it, and argp
@@ -273,6 +275,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return fail(ctx, "empty output path%s", "");
 		cfg->output = arg;
 		break;
+	case OPT_REPORT:
+		if (!*arg)
+			return fail(ctx, "empty --report path%s", "");
+		cfg->report = arg;
+		break;
 	case 'v':
 		cfg->verbose++;
 		break;
@@ -409,11 +416,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		cfg->attach[f] = path;
 		break;
 	}
-	case OPT_REPORT:
-		if (!*arg)
-			return fail(ctx, "empty --report path%s", "");
-		cfg->report = arg;
-		break;
 	case OPT_ROOT:
 		if (!*arg)
 			return fail(ctx, "empty --root directory%s", "");
