@@ -2,11 +2,13 @@
 # docs/grafana/dbtrace.json, proven without Grafana: a real Prometheus
 # (Debian's, as in serve.bats) scrapes `dbtrace serve` while a load runs
 # that gives every panel something to show (an oversubscribed thread pool
-# raising a finding, loopback request/response, connections refused);
+# raising a finding, loopback request/response, a stream through a
+# shaped veth, connections refused);
 # helpers/dashboard_queries.py resolves the template variables (host,
 # port, class) and runs every panel's query. A query that errors or
-# returns no series fails the test. Everything listens on 127.0.0.1; the
-# test kills only what it started.
+# returns no series with a number fails the test. Everything listens on
+# 127.0.0.1 or in the test's own namespaces; the test kills only what it
+# started.
 
 load helpers/common
 bats_require_minimum_version 1.5.0
@@ -15,6 +17,7 @@ DASHBOARD="$REPO/docs/grafana/dbtrace.json"
 
 setup() {
 	make_scratch
+	netns_pair_init dbtdash
 	PIDS=()
 }
 
@@ -22,6 +25,7 @@ setup() {
 teardown() {
 	stop_bg
 	wait
+	netns_pair_delete
 	remove_scratch
 }
 
@@ -60,8 +64,17 @@ EOF
 
 	# the load: six busy workers bound to one CPU (run queue, involuntary
 	# switches, the oversubscription finding; its pipe pair blocks),
-	# loopback request/response (ports, NET_RX, lo's tx queue), and
-	# connections to a closed port (drops: no socket)
+	# loopback request/response (ports, NET_RX), a TCP stream through a
+	# tbf shaper on a veth between two namespaces of the test's own (the
+	# tx queue: loopback's noqueue has none), and connections to a closed
+	# port (drops: no socket)
+	netns_pair_create 10.232.0
+	tc -n "$NSA" qdisc add dev "$VA" root tbf rate 20mbit burst 100kb latency 100ms
+	ip netns exec "$NSB" "$TOOLS/tcp_stream" -l -a 10.232.0.2 -p 5201 -c "$LOAD_CPU" >"$SCRATCH/recv" &
+	PIDS+=($!)
+	wait_for_text "$SCRATCH/recv" listening
+	ip netns exec "$NSA" "$TOOLS/tcp_stream" -a 10.232.0.2 -p 5201 -c "$OTHER_CPU" -d 14 >"$SCRATCH/send" &
+	PIDS+=($!)
 	"$TOOLS/thread_pool" -n 6 -c "$LOAD_CPU" -d 14 >"$SCRATCH/pool" &
 	PIDS+=($!)
 	"$TOOLS/tcp_rr" -d 14 -c "$LOAD_CPU" -S "$LOAD_CPU" >"$SCRATCH/rr" &

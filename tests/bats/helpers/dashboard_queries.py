@@ -10,7 +10,8 @@ panel's every target is then an instant query, the variables replaced by
 the regex of all their values (Grafana's "All" for a multi-value
 variable), $__rate_interval and $__range by the given durations. One line
 per variable and per query; exit 1 when a variable has no value or a
-query errors or returns no series. Grafana itself is not needed.
+query errors or returns no series with a number (NaN: an empty
+histogram). Grafana itself is not needed.
 """
 import json
 import re
@@ -95,9 +96,12 @@ def main():
             expr = substitute(t["expr"], resolved, rate_interval, rng)
             r = api(base, "/api/v1/query", {"query": expr})
             res = (r.get("data") or {}).get("result") or []
-            ok = r.get("status") == "success" and len(res) > 0
-            sample = res[0]["value"][1] if res else r.get("error", "no series")
-            print(f"{p['title']} [{t['refId']}]: {len(res)} series, e.g. {sample}{'' if ok else ' FAIL'}")
+            # NaN is a histogram with nothing in it: a panel of those shows nothing
+            data = [x for x in res if x["value"][1] not in ("NaN", "+Inf", "-Inf")]
+            ok = r.get("status") == "success" and len(data) > 0
+            sample = data[0]["value"][1] if data else r.get("error", "no series with a number")
+            print(f"{p['title']} [{t['refId']}]: {len(res)} series, {len(data)} with a number, "
+                  f"e.g. {sample}{'' if ok else ' FAIL'}")
             if not ok:
                 print(f"    {expr}")
             failed += not ok
