@@ -22,6 +22,7 @@ struct capture_writer {
 	struct atomic_file file;        /* else: named when complete */
 	char path[4096];
 	int intervals;
+	int load_pid;                   /* capture_meta's */
 };
 
 static void set_err(char *err, size_t len, const char *what, const char *path, int e)
@@ -157,12 +158,28 @@ static json_object *class_fields(json_object *o, const struct sched_class_stats 
 	return o;
 }
 
-static json_object *process_object(const struct sched_proc_stats *p)
+/* "load": true on the recorded command's rows; absent on the others. */
+static void mark_load(json_object *o, int pid, int load_pid)
+{
+	if (load_pid && pid == load_pid)
+		json_object_object_add(o, "load", json_object_new_boolean(1));
+}
+
+/* Whether the i-th busiest row is written: the CAPTURE_MAX_PROCS
+ * busiest, and the recorded command's wherever it ranks (a load that
+ * sleeps on its server is still the load). */
+static bool proc_listed(const struct sched_proc_stats *p, int i, int load_pid)
+{
+	return i < CAPTURE_MAX_PROCS || (load_pid && p->pid == load_pid);
+}
+
+static json_object *process_object(const struct sched_proc_stats *p, int load_pid)
 {
 	json_object *o = json_object_new_object(), *classes = json_object_new_array();
 
 	json_object_object_add(o, "pid", json_object_new_int(p->pid));
 	json_object_object_add(o, "comm", json_object_new_string(p->comm));
+	mark_load(o, p->pid, load_pid);
 	json_object_object_add(o, "cpus_allowed", json_object_new_string(p->cpus_allowed));
 	if (p->n_procs)
 		json_object_object_add(o, "procs", json_object_new_int(p->n_procs));
@@ -179,23 +196,24 @@ static json_object *process_object(const struct sched_proc_stats *p)
 
 /* "groups": how each summary processes row was formed, and of which
  * processes. */
-static json_object *groups_array(const struct proc_group_log *log, const struct sched_summary *s)
+static json_object *groups_array(const struct proc_group_log *log, const struct sched_summary *s,
+				 int load_pid)
 {
 	json_object *a = json_object_new_array();
-	int shown = s->n_procs < CAPTURE_MAX_PROCS ? s->n_procs : CAPTURE_MAX_PROCS;
 
-	for (int i = 0; i < shown; i++) {
+	for (int i = 0; i < s->n_procs; i++) {
 		const struct proc_group_seen *g = proc_group_log_find(log, s->procs[i].pid);
 		json_object *o, *pids;
 
-		if (!g)
+		if (!g || !proc_listed(&s->procs[i], i, load_pid))
 			continue;
 		o = json_object_new_object();
 		pids = json_object_new_array();
 		json_object_object_add(o, "pid", json_object_new_int(g->pid));
 		json_object_object_add(o, "comm", json_object_new_string(g->comm));
 		json_object_object_add(o, "formed_by", json_object_new_string(
-			g->n_pids > 1 ? proc_group_by_name(log->by) : "pid"));
+			g->pid == load_pid ? "command" : g->n_pids > 1 ? proc_group_by_name(log->by) : "pid"));
+		mark_load(o, g->pid, load_pid);
 		for (size_t k = 0; k < g->n_pids; k++)
 			json_object_array_add(pids, json_object_new_int64(g->pids[k]));
 		json_object_object_add(o, "pids", pids);
@@ -207,13 +225,16 @@ static json_object *groups_array(const struct proc_group_log *log, const struct 
 }
 
 /* Adds "processes" (the busiest CAPTURE_MAX_PROCS) and "processes_omitted". */
-static void add_processes(json_object *o, const struct sched_proc_stats *procs, int n)
+static void add_processes(json_object *o, const struct sched_proc_stats *procs, int n, int load_pid)
 {
 	json_object *a = json_object_new_array();
-	int shown = n < CAPTURE_MAX_PROCS ? n : CAPTURE_MAX_PROCS;
+	int shown = 0;
 
-	for (int i = 0; i < shown; i++)
-		json_object_array_add(a, process_object(&procs[i]));
+	for (int i = 0; i < n; i++)
+		if (proc_listed(&procs[i], i, load_pid)) {
+			json_object_array_add(a, process_object(&procs[i], load_pid));
+			shown++;
+		}
 	json_object_object_add(o, "processes", a);
 	json_object_object_add(o, "processes_omitted", json_object_new_int(n - shown));
 }
@@ -487,6 +508,7 @@ int capture_begin(struct capture_writer *w, const struct capture_meta *m)
 
 	/* six significant digits: shares to 0.0001 %, times to the µs */
 	json_c_set_serialization_double_format("%.6g", JSON_C_OPTION_THREAD);
+	w->load_pid = m->load_pid;
 	json_object_object_add(o, "schema", json_object_new_string(CAPTURE_SCHEMA));
 	json_object_object_add(o, "version", json_object_new_string(m->version));
 	json_object_object_add(o, "started_at", json_object_new_string(m->started_at));
@@ -516,7 +538,7 @@ int capture_add_interval(struct capture_writer *w, const struct interval_view *i
 	json_object_object_add(o, "dt", json_object_new_double(iv->dt_s));
 	json_object_object_add(o, "cpus", cpus);
 	if (iv->sched)
-		add_processes(o, iv->sched->procs, iv->sched->n_procs);
+		add_processes(o, iv->sched->procs, iv->sched->n_procs, w->load_pid);
 	if (iv->clock)
 		json_object_object_add(o, "clock", clock_object(iv->clock, iv->clock_fns, iv->clock_hz));
 	if (iv->net)
@@ -549,9 +571,9 @@ int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 		capture_loss_cpus(cpus, s->loss);
 	json_object_object_add(o, "cpus", cpus);
 	if (s->sched)
-		add_processes(o, s->sched->procs, s->sched->n_procs);
+		add_processes(o, s->sched->procs, s->sched->n_procs, w->load_pid);
 	if (s->sched && s->groups)
-		json_object_object_add(o, "groups", groups_array(s->groups, s->sched));
+		json_object_object_add(o, "groups", groups_array(s->groups, s->sched, w->load_pid));
 	if (s->clock)
 		json_object_object_add(o, "clock", clock_object(s->clock, s->clock_fns, s->clock_hz));
 	if (s->net)

@@ -32,6 +32,7 @@ enum dbt_command {
 	DBT_CMD_SERVE,
 	DBT_CMD_REPORT,
 	DBT_CMD_DIFF,
+	DBT_CMD_RECORD,
 };
 
 /* Exit codes shared by every subcommand. */
@@ -85,6 +86,13 @@ struct dbt_config {
 	int n_cgroups;
 	/* --cgroup resolved by main (sysinfo/cgroup_path.h): v2 paths, "/..." */
 	char cgroup_paths[DBT_MAX_CGROUPS][DBT_CGROUP_PATH_MAX];
+	char **run_argv;        /* record: the command and its arguments, after -- */
+	int run_argc;
+	const char *report;     /* record: --report FILE.html, the report written beside the capture */
+	/* record: the command's process, set by record once it has started it
+	 * (no option sets it): its processes are one group, the load, which
+	 * the findings do not judge as a server; 0: none */
+	pid_t load_pid;
 };
 
 /* One subcommand: the one table of them (src/cmd/commands.c) drives the

@@ -17,6 +17,12 @@ int cmd_check(const struct dbt_config *cfg);
 int cmd_serve(const struct dbt_config *cfg);
 int cmd_report(const struct dbt_config *cfg);
 int cmd_diff(const struct dbt_config *cfg);
+int cmd_record(const struct dbt_config *cfg);
+
+/* report's work: the capture in read, its HTML page written to out
+ * (complete or not at all). Returns an exit code after one line on
+ * stderr ("wrote OUT" when it worked). */
+int cmd_report_write(const char *in, const char *out, int top_n);
 
 /* What the collectors take of the command line. */
 static inline struct collect_config cmd_collect_config(const struct dbt_config *cfg)

@@ -3,7 +3,9 @@
 #include "session/class_port.h"
 #include "sysinfo/proc_status.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Enough for the busiest processes of any real host; the capture lists
@@ -40,10 +42,13 @@ void judge_init(struct judge *j, const struct dbt_config *cfg, bool read_clock_e
 	misbinding_init(&j->mis);
 	for (int i = 0; i < cfg->n_pids && i < DBT_MAX_PIDS; i++)
 		j->pids[j->n_pids++] = (int)cfg->pids[i];
+	j->load_pid = (int)cfg->load_pid;
 }
 
 void judge_free(struct judge *j)
 {
+	free(j->no_load);
+	free(j->no_load_clock);
 	misbinding_free(&j->mis);
 	linksat_state_free(&j->linksat_runs);
 	findings_free(&j->now);
@@ -81,6 +86,71 @@ static void fill_allowed_cpus(struct judge *j, struct sched_interval *si,
 				c->allowed_cpus = (int)dbt_cpuset_count(&set);
 		}
 	}
+}
+
+/* The recorded command's group (record) is the load, not a server: a
+ * benchmark runs more client threads than CPUs (oversubscription), waits
+ * on its own locks and for replies (lock_contention, io_bound,
+ * net_wait_dominant), reads the clock around every request
+ * (gettimeofday_hotspot), and is often the busiest process on the host
+ * (the misbinding rules' targets without -p). Those rules see the rows
+ * without it: rows[0..*n) less the one whose pid is load_pid, copied into
+ * *buf, or rows itself when no row is the load's. The rules over CPUs,
+ * devices and ports judge the host and stay as they are. NULL: out of
+ * memory. */
+static void *without_load(void *rows, int *n, size_t size, int (*pid_of)(const void *row),
+			  int load_pid, void **buf, size_t *cap)
+{
+	char *r = rows, *out;
+	int k = -1;
+
+	for (int i = 0; load_pid && i < *n && k < 0; i++)
+		if (pid_of(r + (size_t)i * size) == load_pid)
+			k = i;
+	if (k < 0)
+		return rows;
+	if ((size_t)*n > *cap) {
+		void *grown = realloc(*buf, (size_t)*n * size);
+
+		if (!grown)
+			return NULL;
+		*buf = grown;
+		*cap = (size_t)*n;
+	}
+	out = *buf;
+	memcpy(out, r, (size_t)k * size);
+	memcpy(out + (size_t)k * size, r + (size_t)(k + 1) * size, (size_t)(*n - k - 1) * size);
+	(*n)--;
+	return out;
+}
+
+static int sched_pid(const void *row)
+{
+	return ((const struct sched_proc_stats *)row)->pid;
+}
+
+static int clock_pid(const void *row)
+{
+	return ((const struct clock_proc_stats *)row)->pid;
+}
+
+/* si without the load's row (its arrays are borrowed), or NULL. */
+static const struct sched_interval *sched_without_load(struct judge *j, const struct sched_interval *si,
+						       struct sched_interval *tmp)
+{
+	*tmp = *si;
+	tmp->procs = without_load(si->procs, &tmp->n_procs, sizeof(*si->procs), sched_pid, j->load_pid,
+				  (void **)&j->no_load, &j->no_load_cap);
+	return tmp->procs || !si->procs ? tmp : NULL;
+}
+
+static const struct clock_interval *clock_without_load(struct judge *j, const struct clock_interval *ci,
+						       struct clock_interval *tmp)
+{
+	*tmp = *ci;
+	tmp->procs = without_load(ci->procs, &tmp->n_procs, sizeof(*ci->procs), clock_pid, j->load_pid,
+				  (void **)&j->no_load_clock, &j->no_load_clock_cap);
+	return tmp->procs || !ci->procs ? tmp : NULL;
 }
 
 /* The net family's rules over one window. */
@@ -157,13 +227,18 @@ static int serves_port(const struct sched_proc_stats *p, const struct sched_clas
 int judge_tick(struct judge *j, struct tick *t, const struct cpu_row *rows, int ncpus,
 	       const struct clock_fn_table *fns, int index, struct finding_list *run)
 {
-	struct sched_interval *si = t->have_sched ? &t->sched : NULL;
+	const struct sched_interval *si = NULL;
+	struct sched_interval si_tmp;
+	struct clock_interval ci_tmp;
 	int err = 0;
 
 	findings_clear(&j->now);
 	j->index = index;
-	if (si) {
-		fill_allowed_cpus(j, si, &t->classes, index);
+	if (t->have_sched) {
+		fill_allowed_cpus(j, &t->sched, &t->classes, index);
+		si = sched_without_load(j, &t->sched, &si_tmp);
+		if (!si)
+			return -ENOMEM;
 		err = oversubscription_check(si, &j->oversub, index, &j->now);
 		if (!err)
 			err = lock_contention_check(si, &j->lockc, index, &j->now);
@@ -176,9 +251,12 @@ int judge_tick(struct judge *j, struct tick *t, const struct cpu_row *rows, int 
 						      &j->now);
 		}
 	}
-	if (!err && t->have_clock)
-		err = gettimeofday_hotspot_check(&t->clock, fns, &j->clock_env, &j->gtod, index,
-						 &j->now);
+	if (!err && t->have_clock) {
+		const struct clock_interval *ci = clock_without_load(j, &t->clock, &ci_tmp);
+
+		err = ci ? gettimeofday_hotspot_check(ci, fns, &j->clock_env, &j->gtod, index, &j->now)
+			 : -ENOMEM;
+	}
 	if (!err)
 		err = misbinding_judge(&j->mis, rows, ncpus, si, t->have_net ? &t->net : NULL, j->pids,
 				       j->n_pids, index, &j->now);
@@ -195,7 +273,9 @@ int judge_clock_run(struct judge *j, const struct clock_interval *whole,
 		    const struct clock_fn_table *fns, struct finding_list *run)
 {
 	struct finding_list found = { 0 };
-	int err = gettimeofday_hotspot_check(whole, fns, &j->clock_env, &j->gtod, -1, &found);
+	struct clock_interval tmp;
+	const struct clock_interval *ci = clock_without_load(j, whole, &tmp);
+	int err = ci ? gettimeofday_hotspot_check(ci, fns, &j->clock_env, &j->gtod, -1, &found) : -ENOMEM;
 
 	for (int i = 0; !err && i < found.n; i++) {
 		const struct finding *f = &found.items[i];

@@ -57,6 +57,13 @@ struct judge {
 	int index;                     /* the tick being judged */
 	int pids[DBT_MAX_PIDS];        /* -p: the misbinding targets */
 	int n_pids;
+	/* record: the command's group, left out of the rules that judge a
+	 * process or class as a server (session/judge.c says which) */
+	int load_pid;
+	struct sched_proc_stats *no_load;   /* the rows judged without it */
+	size_t no_load_cap;
+	struct clock_proc_stats *no_load_clock;
+	size_t no_load_clock_cap;
 	struct finding_list now;       /* the last tick's findings */
 };
 

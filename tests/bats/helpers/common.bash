@@ -73,6 +73,11 @@ capture_around() {
 	cat "$out.load"
 }
 
+# A TCP port on 127.0.0.1 nobody listens on right now.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
 # Waits until file $1 contains text $2 (at most $3 seconds, default 10).
 wait_for_text() {
 	local file="$1" text="$2" limit="${3:-10}" i
