@@ -319,12 +319,16 @@ flock -u "$lockfd"
 {
 	d=$repo
 	while [ "$d" != / ]; do d=$(dirname "$d"); [ "$d" = / ] || echo "${d#/}"; done
-	(cd / && find "${repo#/}" \( -path "${repo#/}/.git" -o -path "${cache#/}" -o -path "${repo#/}/build/fuzz" \) -prune -o -print)
+	# not the fuzz build, nor make deb's package and package.bats' root
+	# file system (a quarter of a gigabyte)
+	(cd / && find "${repo#/}" \( -path "${repo#/}/.git" -o -path "${cache#/}" -o -path "${repo#/}/build/fuzz" \
+		-o -path "${repo#/}/build/deb" -o -path "${repo#/}/build/pkgtest" \) -prune -o -print)
 	# Shared libraries of the repo's binaries (build/dbtrace links
 	# libbpf, libelf, json-c, ncurses) that the system part lacks.
 	largs=()
 	for d in "$repo"/build/*; do
-		[ "$d" = "$cache" ] || largs+=(--libs-of "$d")
+		case $d in "$cache" | "$repo"/build/deb | "$repo"/build/pkgtest | "$repo"/build/fuzz) continue ;; esac
+		largs+=(--libs-of "$d")
 	done
 	if [ ${#largs[@]} -gt 0 ]; then
 		/usr/bin/python3 "$here/vm/rootfs-list.py" "${largs[@]}" | LC_ALL=C comm -23 - "$syslist"
