@@ -21,10 +21,13 @@ setup() {
 	PIDS=()
 }
 
-# stopped, and waited for: Prometheus writes into $SCRATCH until it ends
+# stopped, and waited for: Prometheus writes into $SCRATCH until it ends.
+# Each by its pid: a bare `wait` also waits for bats' own timer
+# (BATS_TEST_TIMEOUT, which tests/run.sh sets), for the whole timeout.
 teardown() {
+	local p
 	stop_bg
-	wait
+	for p in ${PIDS[@]+"${PIDS[@]}"}; do wait "$p" 2>/dev/null; done
 	netns_pair_delete
 	remove_scratch
 }
