@@ -8,7 +8,9 @@
 #                           in this mode and in `vm`)
 #   tests/run.sh unit|bats|vm
 #   VM_KERNELS="6.1 rt 5.10 6.12" (default) and VM_TIMEOUT=1200 (s per
-#   ring) for vm; VM_PARALLEL=1 runs the rings side by side (see run_vm)
+#   ring) for vm; VM_PARALLEL=1 runs the rings side by side (see run_vm);
+#   VM_BATS_OPTS more bats options for the VM rings, e.g.
+#   --show-output-of-passing-tests (every accuracy figure beside its reference)
 #
 # A skip is a bats `# skip` or a cmocka SKIPPED, never a pass. The bats
 # rings load eBPF programs and need root. A VM ring that cannot run here
@@ -236,7 +238,7 @@ vm_ring_run() {   # kernel
 	# shellcheck disable=SC2046 # one word per option
 	VMTEST_APPEND="${VMTEST_APPEND-} $(vm_append "$1")" \
 	VMTEST_PACKAGES="${VMTEST_PACKAGES-} $(dpkg-query -W -f='${Package} ' postgresql-15 libpq5 tzdata 2>/dev/null)" \
-	scripts/vmtest.sh --kernel "$1" --timeout "${VM_TIMEOUT:-1200}" tests/bats -- $(vm_filter "$1") 2>&1
+	scripts/vmtest.sh --kernel "$1" --timeout "${VM_TIMEOUT:-1200}" tests/bats -- $(vm_filter "$1") ${VM_BATS_OPTS-} 2>&1
 	rc=$?
 	echo "##rc $rc"
 }
