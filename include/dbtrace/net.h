@@ -133,6 +133,11 @@ struct dbt_net_sock {
 	__u64 next_req_ns;             /* server: the next request, readable while answering */
 	__u64 rxq_ns;                  /* oldest unread data readable since; 0: none */
 	__u64 last_ready_ns;           /* latest data-ready */
+	/* kprobe path only (bpf/net.bpf.c, "events the kernel skipped"):
+	 * the socket's rcv_nxt and write_seq as far as the events seen
+	 * account for them (write_seq: through the last send seen) */
+	__u32 rx_mark;
+	__u32 tx_mark;
 };
 
 /* Per-CPU counters of the family itself (map net_stats). */
@@ -142,6 +147,9 @@ struct dbt_net_stats {
 	__u64 port_failed;             /* no port slot free: samples lost */
 	__u64 dev_failed;              /* device map full: samples lost */
 	__u64 skb_failed;              /* skb timestamp could not be stored */
+	__u64 skipped;                 /* requests whose start or end the kernel ran no
+					* program for, counted from the socket's sequence
+					* numbers (kprobe path): counted, not timed */
 };
 
 #endif

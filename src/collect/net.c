@@ -59,6 +59,9 @@ static int skel_prepare(struct plan_handle *h, const struct plan_variant *v, str
 	if (kprobe || !strcmp(v->suffix, "_fe"))
 		err = recv_prototype(h);
 	s->rodata->socks_in_hash = hash;
+	/* kprobes are skipped where fentry and tracepoints are not
+	 * (bpf/net.bpf.c, "events the kernel skipped") */
+	s->rodata->recover_skipped = kprobe;
 	if (!err && !hash)
 		err = bpf_map__set_max_entries(s->maps.net_socks, 1);
 	if (!err && !kprobe)
@@ -467,6 +470,7 @@ int net_collector_read(struct net_collector *c, struct net_snapshot *snap)
 		snap->stats.port_failed += c->stats[cpu].port_failed;
 		snap->stats.dev_failed += c->stats[cpu].dev_failed;
 		snap->stats.skb_failed += c->stats[cpu].skb_failed;
+		snap->stats.skipped += c->stats[cpu].skipped;
 	}
 	c->failed = snap->stats.sock_failed + snap->stats.port_failed + snap->stats.dev_failed +
 		    snap->stats.skb_failed;

@@ -224,6 +224,7 @@ int net_interval_compute(const struct net_snapshot *prev, const struct net_snaps
 	memset(out, 0, sizeof(*out));
 	out->dt_s = dt;
 	out->lost = counter_delta(stats_lost(&prev->stats), stats_lost(&cur->stats));
+	out->skipped = counter_delta(prev->stats.skipped, cur->stats.skipped);
 	out->devs = calloc(cur->n_dev ? (size_t)cur->n_dev : 1, sizeof(*out->devs));
 	out->ports = calloc(cur->n_port ? (size_t)cur->n_port : 1, sizeof(*out->ports));
 	if (!out->devs || !out->ports) {

@@ -102,6 +102,8 @@ struct net_interval {
 	struct net_port_stats *ports;  /* most requests first */
 	int n_ports;
 	uint64_t lost;                 /* samples lost to full maps in the window */
+	uint64_t skipped;              /* requests counted whose probes the kernel skipped
+					* (kprobe path, bpf/net.bpf.c): not timed */
 	/* the loss family's numbers beside the rows (model/net_loss.h);
 	 * NULL when that family is off */
 	struct net_port_loss *port_loss;   /* n_ports, index-aligned with ports */

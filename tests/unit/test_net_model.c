@@ -171,9 +171,12 @@ static void test_ports(void **state)
 	x->rxq_hist[AT(12)] = 10;
 	b.stats.port_failed = 5;
 	a.stats.port_failed = 2;
+	a.stats.skipped = 4;
+	b.stats.skipped = 11;                          /* counted, not lost */
 	assert_int_equal(net_interval_compute(&a, &b, NULL, &iv), 0);
 	assert_int_equal(iv.n_ports, 4);
 	assert_true(iv.lost == 3);
+	assert_true(iv.skipped == 7);
 	assert_int_equal(iv.ports[0].port, 8080);      /* most requests first */
 	assert_int_equal(iv.ports[1].port, 3306);
 	assert_int_equal(iv.ports[1].role, DBT_NET_SERVER);
