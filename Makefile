@@ -189,6 +189,14 @@ $(BUILD)/tests/tools/bpf_floor: tests/tools/bpf_floor.c $(BUILD)/floor.skel.h
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $< -o $@ -lbpf -lelf -lz
 
+# The outputs of seeded pseudo-random ticks, byte for byte (capture,
+# exposition, text tables, report, diff): run before and after a
+# restructuring and compare (tests/tools/replay.c). Links the pure library.
+$(BUILD)/tests/tools/replay: tests/tools/replay.c $(BUILD)/libdbtrace.a
+	$(call msg,TOOL,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -DFIXTURES='"$(CURDIR)/tests/fixtures"' $< $(BUILD)/libdbtrace.a -o $@ $(LIB_LDLIBS)
+
 # What the running kernel lets load and attach (fentry, tp_btf, kprobe,
 # ...): the integration tests derive the attach path they expect from it.
 $(BUILD)/tests/tools/bpf_can: tests/tools/bpf_can.c
