@@ -191,23 +191,23 @@ static void pid_key(const struct capture *c, int pid, char *buf, size_t len, cha
 	const struct sched_summary *s = &c->sched;
 	char comms[64][16];
 
-	for (int i = 0; i < s->n_procs; i++) {
-		if (s->procs[i].pid != pid)
+	for (int i = 0; i < s->n_groups; i++) {
+		if (s->groups[i].pid != pid)
 			continue;
-		memcpy(comm, s->procs[i].comm, 16);
+		memcpy(comm, s->groups[i].comm, 16);
 		if (i < 64) {
 			for (int k = 0; k <= i; k++)
-				memcpy(comms[k], s->procs[k].comm, 16);
+				memcpy(comms[k], s->groups[k].comm, 16);
 			proc_key((const char (*)[16])comms, i, buf, len);
 		} else {
-			snprintf(buf, len, "%s", s->procs[i].comm);
+			snprintf(buf, len, "%s", s->groups[i].comm);
 		}
 		return;
 	}
-	for (int i = 0; i < c->clock.n_procs; i++)
-		if (c->clock.procs[i].pid == pid) {
-			snprintf(buf, len, "%s", c->clock.procs[i].comm);
-			memcpy(comm, c->clock.procs[i].comm, 16);
+	for (int i = 0; i < c->clock.n_groups; i++)
+		if (c->clock.groups[i].pid == pid) {
+			snprintf(buf, len, "%s", c->clock.groups[i].comm);
+			memcpy(comm, c->clock.groups[i].comm, 16);
 			return;
 		}
 	snprintf(buf, len, "pid %d", pid);
@@ -351,21 +351,21 @@ static int time_rows(struct capture_diff *d, const struct pair *p)
 
 static int class_pairs(struct pairs *ps, const struct sched_summary *s, bool after)
 {
-	char (*comms)[16] = calloc((size_t)s->n_procs + 1, 16);
+	char (*comms)[16] = calloc((size_t)s->n_groups + 1, 16);
 	int err = 0;
 
 	if (!comms)
 		return -ENOMEM;
-	for (int i = 0; i < s->n_procs; i++)
-		memcpy(comms[i], s->procs[i].comm, 16);
-	for (int i = 0; i < s->n_procs && !err; i++) {
+	for (int i = 0; i < s->n_groups; i++)
+		memcpy(comms[i], s->groups[i].comm, 16);
+	for (int i = 0; i < s->n_groups && !err; i++) {
 		char pk[48], key[96];
 
 		proc_key((const char (*)[16])comms, i, pk, sizeof(pk));
-		for (int k = 0; k < s->procs[i].n_classes && !err; k++) {
-			const struct sched_class_stats *c = &s->procs[i].classes[k];
+		for (int k = 0; k < s->groups[i].n_classes && !err; k++) {
+			const struct sched_class_stats *c = &s->groups[i].classes[k];
 
-			class_key(pk, s->procs[i].comm, c->name, key, sizeof(key));
+			class_key(pk, s->groups[i].comm, c->name, key, sizeof(key));
 			err = pairs_add(ps, key, c, after, isnan(c->oncpu_pct) ? 0 : c->oncpu_pct);
 		}
 	}
@@ -558,25 +558,25 @@ static double clock_value(const struct clock_stats *c, int k)
 
 static int clock_pairs(struct pairs *ps, const struct clock_interval *ci, bool after)
 {
-	char (*comms)[16] = calloc((size_t)ci->n_procs + 1, 16);
+	char (*comms)[16] = calloc((size_t)ci->n_groups + 1, 16);
 	int err = 0;
 
 	if (!comms)
 		return -ENOMEM;
-	for (int i = 0; i < ci->n_procs; i++)
-		memcpy(comms[i], ci->procs[i].comm, 16);
-	for (int i = 0; i < ci->n_procs && !err; i++) {
+	for (int i = 0; i < ci->n_groups; i++)
+		memcpy(comms[i], ci->groups[i].comm, 16);
+	for (int i = 0; i < ci->n_groups && !err; i++) {
 		char pk[48], key[96];
 
 		proc_key((const char (*)[16])comms, i, pk, sizeof(pk));
-		for (int k = 0; k < ci->procs[i].n_classes && !err; k++) {
-			const struct clock_stats *c = &ci->procs[i].classes[k];
+		for (int k = 0; k < ci->groups[i].n_classes && !err; k++) {
+			const struct clock_stats *c = &ci->groups[i].classes[k];
 			double clock_time = zero_nan(c->vdso_pct) + zero_nan(c->sys_pct);
 
 			/* only the classes that read the clock at all */
 			if (clock_time <= 0 && zero_nan(c->reads_per_s) <= 0)
 				continue;
-			class_key(pk, ci->procs[i].comm, c->name, key, sizeof(key));
+			class_key(pk, ci->groups[i].comm, c->name, key, sizeof(key));
 			err = pairs_add(ps, key, c, after,
 					clock_time * (double)c->samples + zero_nan(c->reads_per_s));
 		}

@@ -297,14 +297,14 @@ static int read_processes(json_object *a, struct sched_summary *s, double second
 {
 	size_t n = json_object_array_length(a);
 
-	s->procs = calloc(n ? n : 1, sizeof(*s->procs));
-	if (!s->procs)
+	s->groups = calloc(n ? n : 1, sizeof(*s->groups));
+	if (!s->groups)
 		return -ENOMEM;
 	s->cap = n;
 	s->seconds = seconds;
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(a, i), *cls = jarray(o, "classes");
-		struct sched_proc_stats *p = &s->procs[s->n_procs++];
+		struct sched_group_stats *p = &s->groups[s->n_groups++];
 		size_t nc = cls ? json_object_array_length(cls) : 0;
 
 		p->pid = (int)jint(o, "pid", 0);
@@ -388,13 +388,13 @@ static int read_clock(json_object *o, struct capture *cap)
 	ci->update_failed = jcount(o, "lost_samples");
 	ci->evictions = jcount(o, "evicted_threads");
 	ci->syscall_method = syscall_method(o);
-	ci->procs = calloc(n ? n : 1, sizeof(*ci->procs));
-	if (!ci->procs)
+	ci->groups = calloc(n ? n : 1, sizeof(*ci->groups));
+	if (!ci->groups)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		json_object *p = json_object_array_get_idx(a, i), *cls = jarray(p, "classes");
 		json_object *fn = member(p, "vdso_samples"), *sys = member(p, "clock_syscalls");
-		struct clock_proc_stats *ps = &ci->procs[ci->n_procs++];
+		struct clock_group_stats *ps = &ci->groups[ci->n_groups++];
 		size_t nc = cls ? json_object_array_length(cls) : 0;
 
 		ps->pid = (int)jint(p, "pid", 0);

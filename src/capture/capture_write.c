@@ -157,7 +157,7 @@ static json_object *class_fields(json_object *o, const struct sched_class_stats 
 	return o;
 }
 
-static json_object *process_object(const struct sched_proc_stats *p)
+static json_object *process_object(const struct sched_group_stats *p)
 {
 	json_object *o = json_object_new_object(), *classes = json_object_new_array();
 
@@ -182,10 +182,10 @@ static json_object *process_object(const struct sched_proc_stats *p)
 static json_object *groups_array(const struct proc_group_log *log, const struct sched_summary *s)
 {
 	json_object *a = json_object_new_array();
-	int shown = s->n_procs < CAPTURE_MAX_PROCS ? s->n_procs : CAPTURE_MAX_PROCS;
+	int shown = s->n_groups < CAPTURE_MAX_PROCS ? s->n_groups : CAPTURE_MAX_PROCS;
 
 	for (int i = 0; i < shown; i++) {
-		const struct proc_group_seen *g = proc_group_log_find(log, s->procs[i].pid);
+		const struct proc_group_seen *g = proc_group_log_find(log, s->groups[i].pid);
 		json_object *o, *pids;
 
 		if (!g)
@@ -207,7 +207,7 @@ static json_object *groups_array(const struct proc_group_log *log, const struct 
 }
 
 /* Adds "processes" (the busiest CAPTURE_MAX_PROCS) and "processes_omitted". */
-static void add_processes(json_object *o, const struct sched_proc_stats *procs, int n)
+static void add_processes(json_object *o, const struct sched_group_stats *procs, int n)
 {
 	json_object *a = json_object_new_array();
 	int shown = n < CAPTURE_MAX_PROCS ? n : CAPTURE_MAX_PROCS;
@@ -231,7 +231,7 @@ static void clock_fields(json_object *o, const struct clock_stats *s, const stru
 	json_object_object_add(o, "clock_syscalls_per_s", num(s->reads_per_s));
 }
 
-static json_object *clock_process(const struct clock_proc_stats *p, const struct clock_fn_table *fns,
+static json_object *clock_process(const struct clock_group_stats *p, const struct clock_fn_table *fns,
 				   bool counted)
 {
 	json_object *o = json_object_new_object(), *classes = json_object_new_array();
@@ -263,7 +263,7 @@ static json_object *clock_object(const struct clock_interval *iv, const struct c
 				 unsigned int hz)
 {
 	json_object *o = json_object_new_object(), *a = json_object_new_array();
-	int shown = iv->n_procs < CAPTURE_MAX_PROCS ? iv->n_procs : CAPTURE_MAX_PROCS;
+	int shown = iv->n_groups < CAPTURE_MAX_PROCS ? iv->n_groups : CAPTURE_MAX_PROCS;
 
 	json_object_object_add(o, "sample_hz", json_object_new_int((int)hz));
 	json_object_object_add(o, "syscall_method",
@@ -273,10 +273,10 @@ static json_object *clock_object(const struct clock_interval *iv, const struct c
 	json_object_object_add(o, "lost_samples", u64(iv->update_failed));
 	json_object_object_add(o, "evicted_threads", u64(iv->evictions));
 	for (int i = 0; i < shown; i++)
-		json_object_array_add(a, clock_process(&iv->procs[i], fns,
+		json_object_array_add(a, clock_process(&iv->groups[i], fns,
 						       clock_syscalls_counted(iv->syscall_method)));
 	json_object_object_add(o, "processes", a);
-	json_object_object_add(o, "processes_omitted", json_object_new_int(iv->n_procs - shown));
+	json_object_object_add(o, "processes_omitted", json_object_new_int(iv->n_groups - shown));
 	return o;
 }
 
@@ -509,7 +509,7 @@ int capture_add_interval(struct capture_writer *w, const struct interval_view *i
 	json_object_object_add(o, "dt", json_object_new_double(iv->dt_s));
 	json_object_object_add(o, "cpus", cpus);
 	if (iv->sched)
-		add_processes(o, iv->sched->procs, iv->sched->n_procs);
+		add_processes(o, iv->sched->groups, iv->sched->n_groups);
 	if (iv->clock)
 		json_object_object_add(o, "clock", clock_object(iv->clock, iv->clock_fns, iv->clock_hz));
 	if (iv->net)
@@ -542,7 +542,7 @@ int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 		capture_loss_cpus(cpus, s->loss);
 	json_object_object_add(o, "cpus", cpus);
 	if (s->sched)
-		add_processes(o, s->sched->procs, s->sched->n_procs);
+		add_processes(o, s->sched->groups, s->sched->n_groups);
 	if (s->sched && s->groups)
 		json_object_object_add(o, "groups", groups_array(s->groups, s->sched));
 	if (s->clock)

@@ -12,7 +12,7 @@ void lockc_config_default(struct lockc_config *cfg)
 	cfg->top_addr_pct = 50;
 }
 
-static void describe(struct finding *f, const struct sched_proc_stats *p,
+static void describe(struct finding *f, const struct sched_group_stats *p,
 		     const struct sched_class_stats *c, double dt_s)
 {
 	const struct class_time *t = &c->time;
@@ -41,7 +41,7 @@ static void describe(struct finding *f, const struct sched_proc_stats *p,
 		 c->threads, c->name, (unsigned long long)t->futex_addr[0], p->pid);
 }
 
-static bool fires(const struct sched_proc_stats *p, const struct sched_class_stats *c,
+static bool fires(const struct sched_group_stats *p, const struct sched_class_stats *c,
 		  const void *config)
 {
 	const struct lockc_config *cfg = config;

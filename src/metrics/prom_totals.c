@@ -330,8 +330,8 @@ static void add_classes(struct prom_totals *t, const struct sched_interval *si)
 	for (int i = 0; i < t->classes.n_live; i++)
 		live[i].v.threads = live[i].v.procs = 0;
 	t->other_class.v.threads = t->other_class.v.procs = 0;
-	for (int p = 0; p < si->n_procs; p++) {
-		const struct sched_proc_stats *ps = &si->procs[p];
+	for (int p = 0; p < si->n_groups; p++) {
+		const struct sched_group_stats *ps = &si->groups[p];
 
 		for (int k = 0; k < ps->n_classes; k++) {
 			const struct sched_class_stats *c = &ps->classes[k];

@@ -67,7 +67,9 @@ struct clock_stats {
 	double per_s[DBT_CLOCK_SYS_N];
 };
 
-struct clock_proc_stats {
+/* One group of processes (as in the sched view: the same class map),
+ * named and keyed by its leader. */
+struct clock_group_stats {
 	int pid;
 	int map_group;                 /* its group in the window's class_map; -1: none */
 	char comm[16];
@@ -78,8 +80,8 @@ struct clock_proc_stats {
 
 struct clock_interval {
 	double dt_s;
-	struct clock_proc_stats *procs; /* by vDSO + clock-syscall samples, then samples */
-	int n_procs;
+	struct clock_group_stats *groups; /* by vDSO + clock-syscall samples, then samples */
+	int n_groups;
 	/* the family over the window (all CPUs) */
 	uint64_t samples, idle_samples, kthread_samples, update_failed;
 	uint64_t evictions;            /* threads whose counters the LRU map dropped */

@@ -250,7 +250,7 @@ static void class_free(struct sched_class_stats *c)
 	c->runq_hist = c->futex_hist = NULL;
 }
 
-static void proc_free(struct sched_proc_stats *p)
+static void group_free(struct sched_group_stats *p)
 {
 	class_free(&p->total);
 	for (int k = 0; k < p->n_classes; k++)
@@ -346,9 +346,9 @@ static int by_oncpu_desc(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int proc_by_oncpu_desc(const void *a, const void *b)
+static int group_by_oncpu_desc(const void *a, const void *b)
 {
-	const struct sched_proc_stats *x = a, *y = b;
+	const struct sched_group_stats *x = a, *y = b;
 
 	if (x->total.oncpu_ns != y->total.oncpu_ns)
 		return x->total.oncpu_ns > y->total.oncpu_ns ? -1 : 1;
@@ -416,8 +416,8 @@ static int fold_runq(const struct sched_snapshot *prev, const struct sched_snaps
 
 /* One process from its group's class sums acc (indexed by map class),
  * whose histograms its classes take over. */
-static int build_proc(const struct class_map *map, size_t group, struct sched_class_stats *acc,
-		      double dt_s, struct sched_proc_stats *p)
+static int build_group(const struct class_map *map, size_t group, struct sched_class_stats *acc,
+		      double dt_s, struct sched_group_stats *p)
 {
 	const struct class_map_group *g = &map->groups[group];
 	int k = 0, err = 0;
@@ -447,7 +447,7 @@ static int build_proc(const struct class_map *map, size_t group, struct sched_cl
 	}
 	p->n_classes = k;
 	if (err) {
-		proc_free(p);
+		group_free(p);
 		return err;
 	}
 	qsort(p->classes, (size_t)k, sizeof(*p->classes), by_oncpu_desc);
@@ -459,9 +459,9 @@ static int build_proc(const struct class_map *map, size_t group, struct sched_cl
 
 void sched_interval_free(struct sched_interval *iv)
 {
-	for (int i = 0; i < iv->n_procs; i++)
-		proc_free(&iv->procs[i]);
-	free(iv->procs);
+	for (int i = 0; i < iv->n_groups; i++)
+		group_free(&iv->groups[i]);
+	free(iv->groups);
 	memset(iv, 0, sizeof(*iv));
 }
 
@@ -477,8 +477,8 @@ int sched_interval_compute(const struct sched_snapshot *prev, const struct sched
 	if (!cur->n || !map->n_groups)
 		return 0;
 	acc = calloc(map->n_classes ? map->n_classes : 1, sizeof(*acc));
-	out->procs = calloc(map->n_groups, sizeof(*out->procs));
-	if (!acc || !out->procs) {
+	out->groups = calloc(map->n_groups, sizeof(*out->groups));
+	if (!acc || !out->groups) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -494,17 +494,17 @@ int sched_interval_compute(const struct sched_snapshot *prev, const struct sched
 	if (err)
 		goto out;
 	for (size_t g = 0; g < map->n_groups; g++) {
-		struct sched_proc_stats *p = &out->procs[out->n_procs];
+		struct sched_group_stats *p = &out->groups[out->n_groups];
 
-		err = build_proc(map, g, acc, out->dt_s, p);
+		err = build_group(map, g, acc, out->dt_s, p);
 		if (err)
 			goto out;
 		if (p->n_classes && wanted(filter, map, g, p->comm))
-			out->n_procs++;
+			out->n_groups++;
 		else
-			proc_free(p);
+			group_free(p);
 	}
-	qsort(out->procs, (size_t)out->n_procs, sizeof(*out->procs), proc_by_oncpu_desc);
+	qsort(out->groups, (size_t)out->n_groups, sizeof(*out->groups), group_by_oncpu_desc);
 out:
 	for (size_t c = 0; acc && c < map->n_classes; c++)
 		class_free(&acc[c]);
@@ -518,15 +518,15 @@ int sched_interval_copy(struct sched_interval *dst, const struct sched_interval 
 {
 	memset(dst, 0, sizeof(*dst));
 	dst->dt_s = src->dt_s;
-	dst->procs = calloc(src->n_procs ? (size_t)src->n_procs : 1, sizeof(*dst->procs));
-	if (!dst->procs)
+	dst->groups = calloc(src->n_groups ? (size_t)src->n_groups : 1, sizeof(*dst->groups));
+	if (!dst->groups)
 		return -ENOMEM;
-	for (int i = 0; i < src->n_procs; i++) {
-		struct sched_proc_stats *p = &dst->procs[i];
+	for (int i = 0; i < src->n_groups; i++) {
+		struct sched_group_stats *p = &dst->groups[i];
 
 		int err = 0;
 
-		*p = src->procs[i];
+		*p = src->groups[i];
 		p->total.runq_hist = p->total.futex_hist = NULL;
 		p->classes = malloc(sizeof(*p->classes) * (size_t)(p->n_classes ? p->n_classes : 1));
 		p->classes_cap = 0;   /* sized once */
@@ -534,15 +534,15 @@ int sched_interval_copy(struct sched_interval *dst, const struct sched_interval 
 			sched_interval_free(dst);
 			return -ENOMEM;
 		}
-		memcpy(p->classes, src->procs[i].classes, sizeof(*p->classes) * (size_t)p->n_classes);
+		memcpy(p->classes, src->groups[i].classes, sizeof(*p->classes) * (size_t)p->n_classes);
 		for (int k = 0; k < p->n_classes; k++)
 			p->classes[k].runq_hist = p->classes[k].futex_hist = NULL;
-		dst->n_procs++;
-		err = runq_merge(&p->total.runq_hist, src->procs[i].total.runq_hist) ?:
-		      runq_merge(&p->total.futex_hist, src->procs[i].total.futex_hist);
+		dst->n_groups++;
+		err = runq_merge(&p->total.runq_hist, src->groups[i].total.runq_hist) ?:
+		      runq_merge(&p->total.futex_hist, src->groups[i].total.futex_hist);
 		for (int k = 0; k < p->n_classes && !err; k++)
-			err = runq_merge(&p->classes[k].runq_hist, src->procs[i].classes[k].runq_hist) ?:
-			      runq_merge(&p->classes[k].futex_hist, src->procs[i].classes[k].futex_hist);
+			err = runq_merge(&p->classes[k].runq_hist, src->groups[i].classes[k].runq_hist) ?:
+			      runq_merge(&p->classes[k].futex_hist, src->groups[i].classes[k].futex_hist);
 		if (err) {
 			sched_interval_free(dst);
 			return err;
@@ -551,7 +551,7 @@ int sched_interval_copy(struct sched_interval *dst, const struct sched_interval 
 	return 0;
 }
 
-static struct sched_class_stats *summary_class(struct sched_proc_stats *p, const char *name)
+static struct sched_class_stats *summary_class(struct sched_group_stats *p, const char *name)
 {
 	struct sched_class_stats *c;
 
@@ -567,16 +567,16 @@ static struct sched_class_stats *summary_class(struct sched_proc_stats *p, const
 	return c;
 }
 
-static struct sched_proc_stats *summary_proc(struct sched_summary *s, const struct sched_proc_stats *src)
+static struct sched_group_stats *summary_group(struct sched_summary *s, const struct sched_group_stats *src)
 {
-	struct sched_proc_stats *p;
+	struct sched_group_stats *p;
 
-	for (int i = 0; i < s->n_procs; i++)
-		if (s->procs[i].pid == src->pid)
-			return &s->procs[i];
-	if (VEC_RESERVE(s->procs, s->cap, (size_t)s->n_procs + 1))
+	for (int i = 0; i < s->n_groups; i++)
+		if (s->groups[i].pid == src->pid)
+			return &s->groups[i];
+	if (VEC_RESERVE(s->groups, s->cap, (size_t)s->n_groups + 1))
 		return NULL;
-	p = &s->procs[s->n_procs++];
+	p = &s->groups[s->n_groups++];
 	memset(p, 0, sizeof(*p));
 	p->pid = src->pid;
 	p->map_group = -1;
@@ -587,9 +587,9 @@ static struct sched_proc_stats *summary_proc(struct sched_summary *s, const stru
 int sched_summary_add(struct sched_summary *s, const struct sched_interval *iv)
 {
 	s->seconds += iv->dt_s;
-	for (int i = 0; i < iv->n_procs; i++) {
-		const struct sched_proc_stats *src = &iv->procs[i];
-		struct sched_proc_stats *p = summary_proc(s, src);
+	for (int i = 0; i < iv->n_groups; i++) {
+		const struct sched_group_stats *src = &iv->groups[i];
+		struct sched_group_stats *p = summary_group(s, src);
 
 		if (!p)
 			return -ENOMEM;
@@ -619,8 +619,8 @@ int sched_summary_add(struct sched_summary *s, const struct sched_interval *iv)
 
 void sched_summary_finish(struct sched_summary *s)
 {
-	for (int i = 0; i < s->n_procs; i++) {
-		struct sched_proc_stats *p = &s->procs[i];
+	for (int i = 0; i < s->n_groups; i++) {
+		struct sched_group_stats *p = &s->groups[i];
 
 		snprintf(p->total.name, sizeof(p->total.name), "%s", p->comm);
 		sched_class_finish(&p->total, s->seconds);
@@ -628,14 +628,14 @@ void sched_summary_finish(struct sched_summary *s)
 			sched_class_finish(&p->classes[k], s->seconds);
 		qsort(p->classes, (size_t)p->n_classes, sizeof(*p->classes), by_oncpu_desc);
 	}
-	qsort(s->procs, (size_t)s->n_procs, sizeof(*s->procs), proc_by_oncpu_desc);
+	qsort(s->groups, (size_t)s->n_groups, sizeof(*s->groups), group_by_oncpu_desc);
 }
 
 void sched_summary_free(struct sched_summary *s)
 {
-	for (int i = 0; i < s->n_procs; i++)
-		proc_free(&s->procs[i]);
-	free(s->procs);
+	for (int i = 0; i < s->n_groups; i++)
+		group_free(&s->groups[i]);
+	free(s->groups);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -87,7 +87,7 @@ struct sched_class_stats {
 
 /* One group of processes (model/proc_group.h; one process unless
  * grouped), named and keyed by its leader. */
-struct sched_proc_stats {
+struct sched_group_stats {
 	int pid;                       /* the leader's */
 	int n_procs;                   /* processes in the group this interval; 0: unknown (read back) */
 	int map_group;                 /* its group in the interval's class_map; -1: none */
@@ -101,8 +101,8 @@ struct sched_proc_stats {
 
 struct sched_interval {
 	double dt_s;
-	struct sched_proc_stats *procs;  /* sorted by on-CPU time, highest first */
-	int n_procs;
+	struct sched_group_stats *groups;  /* sorted by on-CPU time, highest first */
+	int n_groups;
 };
 
 /* Which groups to report: those holding one of pids (all when n_pids == 0
@@ -157,8 +157,8 @@ void sched_class_finish(struct sched_class_stats *c, double dt_s);
 
 /* Whole-capture summary: the sum of the intervals per (pid, class). */
 struct sched_summary {
-	struct sched_proc_stats *procs;
-	int n_procs;
+	struct sched_group_stats *groups;
+	int n_groups;
 	size_t cap;
 	double seconds;
 };

@@ -16,7 +16,7 @@ static const struct sched_class_stats *cls(const void *r)
 	return ((const struct class_row *)r)->cls;
 }
 
-static double get_pid(const void *r) { return ((const struct class_row *)r)->proc->pid; }
+static double get_pid(const void *r) { return ((const struct class_row *)r)->group->pid; }
 static double get_threads(const void *r) { return cls(r)->threads; }
 static double get_cpu(const void *r) { return cls(r)->oncpu_pct; }
 static double get_vol(const void *r) { return cls(r)->vol_per_s; }
@@ -32,7 +32,7 @@ static double get_vdso(const void *r) { return cls(r)->vdso_pct; }
  * read back from before groups) */
 static double get_procs(const void *r)
 {
-	int n = ((const struct class_row *)r)->proc->n_procs;
+	int n = ((const struct class_row *)r)->group->n_procs;
 
 	return n > 0 ? n : NAN;
 }
@@ -94,7 +94,7 @@ void class_table_row(char *buf, size_t len, const struct class_row *r)
 		if (c->kind != COL_TEXT)   /* "-": not measured (e.g. no clock samples) */
 			at = table_num(buf, len, at, sep, c->width, c->decimals, c->get(r));
 		else if (!strcmp(c->title, "COMM"))
-			at = text_put(buf, len, at, "%s%-*.*s", sep, c->width, c->width, r->proc->comm);
+			at = text_put(buf, len, at, "%s%-*.*s", sep, c->width, c->width, r->group->comm);
 		else if (!strcmp(c->title, "CLASS"))
 			at = text_put(buf, len, at, "%s%-*.*s", sep, c->width, c->width, r->cls->name);
 		else
@@ -110,8 +110,8 @@ static int compare(const void *a, const void *b, void *arg)
 
 	if (c)
 		return c;
-	if (x->proc->pid != y->proc->pid)
-		return x->proc->pid < y->proc->pid ? -1 : 1;
+	if (x->group->pid != y->group->pid)
+		return x->group->pid < y->group->pid ? -1 : 1;
 	return strcmp(x->cls->name, y->cls->name);
 }
 
@@ -123,16 +123,16 @@ int class_table_rows(const struct sched_interval *iv, char sort_key, struct clas
 
 	if (!col)
 		col = find(CLASS_TABLE_DEFAULT_SORT);
-	for (int i = 0; i < iv->n_procs; i++)
-		n += iv->procs[i].n_classes;
+	for (int i = 0; i < iv->n_groups; i++)
+		n += iv->groups[i].n_classes;
 	r = calloc(n ? (size_t)n : 1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 	n = 0;
-	for (int i = 0; i < iv->n_procs; i++)
-		for (int k = 0; k < iv->procs[i].n_classes; k++) {
-			r[n].proc = &iv->procs[i];
-			r[n].cls = &iv->procs[i].classes[k];
+	for (int i = 0; i < iv->n_groups; i++)
+		for (int k = 0; k < iv->groups[i].n_classes; k++) {
+			r[n].group = &iv->groups[i];
+			r[n].cls = &iv->groups[i].classes[k];
 			n++;
 		}
 	qsort_r(r, (size_t)n, sizeof(*r), compare, (void *)col);

@@ -11,7 +11,7 @@
 
 /* A row: one class of one process. */
 struct class_row {
-	const struct sched_proc_stats *proc;
+	const struct sched_group_stats *group;
 	const struct sched_class_stats *cls;
 };
 

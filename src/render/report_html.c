@@ -491,7 +491,7 @@ static void class_table(FILE *f, const struct capture *c, int top_n)
 		"runq p50 µs",
 		"runq p99 µs", "runq max µs", "runnable", "migr/s", "softirq lost %", "CPUs allowed", "ran on",
 	};
-	int shown = c->sched.n_procs < top_n ? c->sched.n_procs : top_n;
+	int shown = c->sched.n_groups < top_n ? c->sched.n_groups : top_n;
 
 	fputs("<section id=\"classes\"><h2>Thread classes</h2>\n", f);
 	if (!c->have_sched) {
@@ -505,7 +505,7 @@ static void class_table(FILE *f, const struct capture *c, int top_n)
 	      "CPUs mean oversubscription. Click a column to sort.</p>\n<table id=\"class-table\">", f);
 	th(f, cols, (int)(sizeof(cols) / sizeof(cols[0])));
 	for (int i = 0; i < shown; i++) {
-		const struct sched_proc_stats *p = &c->sched.procs[i];
+		const struct sched_group_stats *p = &c->sched.groups[i];
 
 		for (int k = 0; k < p->n_classes; k++) {
 			const struct sched_class_stats *s = &p->classes[k];
@@ -534,9 +534,9 @@ static void class_table(FILE *f, const struct capture *c, int top_n)
 		}
 	}
 	fputs("</tbody></table>\n", f);
-	if (c->sched.n_procs - shown + c->processes_omitted > 0)
+	if (c->sched.n_groups - shown + c->processes_omitted > 0)
 		fprintf(f, "<p class=\"meta\">%d less busy processes not shown.</p>\n",
-			c->sched.n_procs - shown + c->processes_omitted);
+			c->sched.n_groups - shown + c->processes_omitted);
 	fputs("</section>\n", f);
 }
 
@@ -559,7 +559,7 @@ static const struct capture_ival_class *ival_class(const struct capture_ival *iv
 /* A class's budget per interval: one column each, its states stacked
  * bottom (on CPU) to top, 100% high; an interval without the class
  * stays empty. */
-static void time_bars(FILE *f, const struct capture *c, const struct sched_proc_stats *p,
+static void time_bars(FILE *f, const struct capture *c, const struct sched_group_stats *p,
 		      const struct sched_class_stats *s)
 {
 	const int h = 80, bw = c->n_intervals > 60 ? 4 : 10;
@@ -605,7 +605,7 @@ static void blocked_table(FILE *f, const struct capture *c, int shown)
 	      "time, they queue on one lock.</p>\n<table id=\"blocked-table\">", f);
 	th(f, cols, (int)(sizeof(cols) / sizeof(cols[0])));
 	for (int i = 0; i < shown; i++) {
-		const struct sched_proc_stats *p = &c->sched.procs[i];
+		const struct sched_group_stats *p = &c->sched.groups[i];
 
 		for (int k = 0; k < p->n_classes; k++) {
 			const struct class_time *t = &p->classes[k].time;
@@ -639,7 +639,7 @@ static void blocked_table(FILE *f, const struct capture *c, int shown)
 
 static void time_section(FILE *f, const struct capture *c, int top_n)
 {
-	int shown = c->sched.n_procs < top_n ? c->sched.n_procs : top_n, bars = 0;
+	int shown = c->sched.n_groups < top_n ? c->sched.n_groups : top_n, bars = 0;
 
 	fputs("<section id=\"time\"><h2>Where each class's time goes</h2>\n", f);
 	if (!c->have_sched) {
@@ -653,7 +653,7 @@ static void time_section(FILE *f, const struct capture *c, int top_n)
 		fprintf(f, " <span style=\"color:%s\">&#9632;</span> %s", state_colour[st], class_state_name(st));
 	fputs(".</p>\n<div class=\"hists\">", f);
 	for (int i = 0; i < shown && bars < top_n; i++) {
-		const struct sched_proc_stats *p = &c->sched.procs[i];
+		const struct sched_group_stats *p = &c->sched.groups[i];
 
 		for (int k = 0; k < p->n_classes && bars < top_n; k++)
 			if (p->classes[k].time.thread_ns) {
@@ -834,7 +834,7 @@ static void net_section(FILE *f, const struct capture *c, int top_n)
 	fputs("</div>\n</section>\n", f);
 }
 
-static void clock_row(FILE *f, const struct capture *c, const struct clock_proc_stats *p,
+static void clock_row(FILE *f, const struct capture *c, const struct clock_group_stats *p,
 		      const struct clock_stats *s, bool first)
 {
 	fputs(first ? "<tr class=\"proc\">" : "<tr>", f);
@@ -854,7 +854,7 @@ static void clock_section(FILE *f, const struct capture *c, int top_n)
 {
 	static const char *const cols[] = { "pid", "process", "class", "threads", "samples", "vDSO %",
 					    "top vDSO function", "clock syscall %", "clock syscalls/s" };
-	int shown = c->clock.n_procs < top_n ? c->clock.n_procs : top_n;
+	int shown = c->clock.n_groups < top_n ? c->clock.n_groups : top_n;
 
 	fputs("<section id=\"clock\"><h2>Clock reads</h2>\n", f);
 	if (!c->have_clock) {
@@ -869,7 +869,7 @@ static void clock_section(FILE *f, const struct capture *c, int top_n)
 	fputs("</b>.</p>\n<table id=\"clock-table\">", f);
 	th(f, cols, (int)(sizeof(cols) / sizeof(cols[0])));
 	for (int i = 0; i < shown; i++) {
-		const struct clock_proc_stats *p = &c->clock.procs[i];
+		const struct clock_group_stats *p = &c->clock.groups[i];
 
 		clock_row(f, c, p, &p->total, true);
 		for (int k = 0; k < p->n_classes; k++)

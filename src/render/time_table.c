@@ -16,7 +16,7 @@ static const struct class_time *tm(const void *r)
 	return &((const struct class_row *)r)->cls->time;
 }
 
-static double get_pid(const void *r) { return ((const struct class_row *)r)->proc->pid; }
+static double get_pid(const void *r) { return ((const struct class_row *)r)->group->pid; }
 static double get_threads(const void *r) { return ((const struct class_row *)r)->cls->threads; }
 static double get_oncpu(const void *r) { return tm(r)->pct[CT_ONCPU]; }
 static double get_user(const void *r) { return tm(r)->oncpu_user_pct; }
@@ -125,7 +125,7 @@ void time_table_row(char *buf, size_t len, const struct class_row *r)
 		if (c->kind != COL_TEXT)
 			at = table_num(buf, len, at, sep, c->width, c->decimals, c->get(r));
 		else if (!strcmp(c->title, "COMM"))
-			at = text_put(buf, len, at, "%s%-*.*s", sep, c->width, c->width, r->proc->comm);
+			at = text_put(buf, len, at, "%s%-*.*s", sep, c->width, c->width, r->group->comm);
 		else if (!strcmp(c->title, "CLASS"))
 			at = text_put(buf, len, at, "%s%-*.*s", sep, c->width, c->width, r->cls->name);
 		else if (!strcmp(c->title, "FUTEX-WORD"))
@@ -143,8 +143,8 @@ static int compare(const void *a, const void *b, void *arg)
 
 	if (c)
 		return c;
-	if (x->proc->pid != y->proc->pid)
-		return x->proc->pid < y->proc->pid ? -1 : 1;
+	if (x->group->pid != y->group->pid)
+		return x->group->pid < y->group->pid ? -1 : 1;
 	return strcmp(x->cls->name, y->cls->name);
 }
 

@@ -58,8 +58,8 @@ static void fill_allowed_cpus(struct judge *j, struct sched_interval *si,
 			      const struct class_map *classes, int index)
 {
 	/* processes come busiest first: the rest are neither shown nor judged */
-	for (int i = 0; i < si->n_procs && i < JUDGED_PROCS; i++) {
-		struct sched_proc_stats *p = &si->procs[i];
+	for (int i = 0; i < si->n_groups && i < JUDGED_PROCS; i++) {
+		struct sched_group_stats *p = &si->groups[i];
 		struct dbt_cpuset set;
 		unsigned int differ = 0;
 		int n = 0;
@@ -125,7 +125,7 @@ struct serves_ctx {
 
 /* netwait_serves_fn over /proc, with the answers kept a while: a class
  * that fires does so interval after interval. */
-static int serves_port(const struct sched_proc_stats *p, const struct sched_class_stats *c,
+static int serves_port(const struct sched_group_stats *p, const struct sched_class_stats *c,
 		       uint16_t port, void *arg)
 {
 	const struct serves_ctx *ctx = arg;

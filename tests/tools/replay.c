@@ -635,8 +635,8 @@ static void tables(FILE *f, const struct interval_view *iv)
  * CPUs 0-3 but the java one, on 1-2 (its classes on one CPU each). */
 static void fake_allowed_cpus(struct sched_interval *si)
 {
-	for (int i = 0; i < si->n_procs && i < 64; i++) {
-		struct sched_proc_stats *p = &si->procs[i];
+	for (int i = 0; i < si->n_groups && i < 64; i++) {
+		struct sched_group_stats *p = &si->groups[i];
 		int n = p->pid == 200 ? 2 : NCPUS;
 
 		snprintf(p->cpus_allowed, sizeof(p->cpus_allowed), "%s", p->pid == 200 ? "1-2" : "0-3");

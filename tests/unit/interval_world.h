@@ -10,7 +10,7 @@
 
 struct world {
 	struct cpu_row rows[3], total;
-	struct sched_proc_stats procs[8];
+	struct sched_group_stats procs[8];
 	struct sched_class_stats classes[8];
 	__u64 runq[8][DBT_HIST_BUCKETS];   /* the classes' run-queue histograms */
 	struct sched_interval si;
@@ -32,7 +32,7 @@ static inline void world_init(struct world *w, double dt)
 		w->rows[c].have_sirq = true;
 	}
 	w->si.dt_s = dt;
-	w->si.procs = w->procs;
+	w->si.groups = w->procs;
 	w->ni.dt_s = dt;
 	w->ni.ports = w->ports;
 	w->ni.devs = w->devs;
@@ -49,8 +49,8 @@ static inline void world_init(struct world *w, double dt)
 /* One process with one class of the same name. */
 static inline struct sched_class_stats *add_class(struct world *w, int pid, const char *comm, double oncpu_s)
 {
-	int i = w->si.n_procs++;
-	struct sched_proc_stats *p = &w->procs[i];
+	int i = w->si.n_groups++;
+	struct sched_group_stats *p = &w->procs[i];
 	struct sched_class_stats *c = &w->classes[i];
 
 	p->pid = pid;

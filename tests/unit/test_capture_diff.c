@@ -179,11 +179,11 @@ static void one_cpu(struct capture *c, double net_rx)
 
 static void add_proc(struct capture *c, int pid, const char *comm, double oncpu, double runq_p99)
 {
-	struct sched_proc_stats *p;
+	struct sched_group_stats *p;
 
 	c->have_sched = true;
-	c->sched.procs = realloc(c->sched.procs, sizeof(*p) * (size_t)(c->sched.n_procs + 1));
-	p = &c->sched.procs[c->sched.n_procs++];
+	c->sched.groups = realloc(c->sched.groups, sizeof(*p) * (size_t)(c->sched.n_groups + 1));
+	p = &c->sched.groups[c->sched.n_groups++];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);

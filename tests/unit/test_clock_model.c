@@ -48,17 +48,17 @@ static int compute(const struct clock_snapshot *a, const struct clock_snapshot *
 	return err;
 }
 
-static const struct clock_proc_stats *proc_of(const struct clock_interval *iv, int pid)
+static const struct clock_group_stats *proc_of(const struct clock_interval *iv, int pid)
 {
-	for (int i = 0; i < iv->n_procs; i++)
-		if (iv->procs[i].pid == pid)
-			return &iv->procs[i];
+	for (int i = 0; i < iv->n_groups; i++)
+		if (iv->groups[i].pid == pid)
+			return &iv->groups[i];
 	return NULL;
 }
 
 static const struct clock_stats *class_of(const struct clock_interval *iv, int pid, const char *name)
 {
-	const struct clock_proc_stats *p = proc_of(iv, pid);
+	const struct clock_group_stats *p = proc_of(iv, pid);
 
 	for (int i = 0; p && i < p->n_classes; i++)
 		if (!strcmp(p->classes[i].name, name))
@@ -71,7 +71,7 @@ static void interval_sums(void **state)
 {
 	struct clock_snapshot a, b;
 	struct clock_interval iv;
-	const struct clock_proc_stats *p;
+	const struct clock_group_stats *p;
 	const struct clock_stats *c;
 
 	clock_snapshot_init(&a);
@@ -97,7 +97,7 @@ static void interval_sums(void **state)
 	assert_int_equal(iv.samples, 2000);
 	assert_int_equal(iv.idle_samples, 1000);
 	assert_int_equal(iv.evictions, 2);
-	assert_int_equal(iv.n_procs, 1);
+	assert_int_equal(iv.n_groups, 1);
 	p = proc_of(&iv, 10);
 	assert_non_null(p);
 	assert_null(proc_of(&iv, 20));
@@ -142,10 +142,10 @@ static void reused_tid_and_reset(void **state)
 	clock_snapshot_sort(&a);
 	clock_snapshot_sort(&b);
 	assert_int_equal(compute(&a, &b, NULL, &iv), 0);
-	assert_int_equal(iv.n_procs, 1);
-	assert_int_equal(iv.procs[0].pid, 40);
-	assert_int_equal(iv.procs[0].total.samples, 60);
-	assert_int_equal(iv.procs[0].total.vdso_samples, 6);
+	assert_int_equal(iv.n_groups, 1);
+	assert_int_equal(iv.groups[0].pid, 40);
+	assert_int_equal(iv.groups[0].total.samples, 60);
+	assert_int_equal(iv.groups[0].total.vdso_samples, 6);
 	clock_interval_free(&iv);
 	clock_snapshot_free(&a);
 	clock_snapshot_free(&b);
@@ -167,12 +167,12 @@ static void filters(void **state)
 	add(&b, 2, 2, "two", 10, 0, 0, 0, 0);
 	clock_snapshot_sort(&b);
 	assert_int_equal(compute(&a, &b, &by_pid, &iv), 0);
-	assert_int_equal(iv.n_procs, 1);
-	assert_int_equal(iv.procs[0].pid, 2);
+	assert_int_equal(iv.n_groups, 1);
+	assert_int_equal(iv.groups[0].pid, 2);
 	clock_interval_free(&iv);
 	assert_int_equal(compute(&a, &b, &by_comm, &iv), 0);
-	assert_int_equal(iv.n_procs, 1);
-	assert_int_equal(iv.procs[0].pid, 1);
+	assert_int_equal(iv.n_groups, 1);
+	assert_int_equal(iv.groups[0].pid, 1);
 	clock_interval_free(&iv);
 	clock_snapshot_free(&a);
 	clock_snapshot_free(&b);
@@ -307,7 +307,7 @@ static void sched_threads_name_classes(void **state)
 	/* a map without the window's threads leaves them out */
 	memset(&map, 0, sizeof(map));
 	assert_int_equal(clock_interval_compute(&a, &b, &map, NULL, &iv), 0);
-	assert_int_equal(iv.n_procs, 0);
+	assert_int_equal(iv.n_groups, 0);
 	assert_float_equal(iv.dt_s, 1.0, 1e-9);
 	clock_interval_free(&iv);
 	sched_snapshot_free(&ss);
@@ -318,8 +318,8 @@ static void sched_threads_name_classes(void **state)
 static const struct sched_class_stats *sched_row(const struct sched_interval *si, int pid,
 						 const char *name)
 {
-	for (int i = 0; i < si->n_procs; i++) {
-		const struct sched_proc_stats *p = &si->procs[i];
+	for (int i = 0; i < si->n_groups; i++) {
+		const struct sched_group_stats *p = &si->groups[i];
 
 		if (p->pid != pid)
 			continue;
@@ -359,7 +359,7 @@ static void newborn_named_among_clock_threads(void **state)
 	tick_map(&s1, &a, &b, &map);
 	assert_int_equal(sched_interval_compute(&s0, &s1, &map, NULL, &si), 0);
 	assert_int_equal(clock_interval_compute(&a, &b, &map, NULL, &ci), 0);
-	assert_int_equal(si.procs[0].n_classes, 2);
+	assert_int_equal(si.groups[0].n_classes, 2);
 	assert_non_null(sched_row(&si, 50, "ib_io_rd-1"));   /* alone in sched's view */
 	assert_non_null(sched_row(&si, 50, "mysqld"));
 	assert_int_equal(class_of(&ci, 50, "ib_io_rd-1")->threads, 1);
@@ -404,7 +404,7 @@ static void vdso_share_by_class_index(void **state)
 	assert_int_equal(sched_interval_compute(&s0, &s1, &map, NULL, &si), 0);
 	assert_int_equal(clock_interval_compute(&a, &b, &map, NULL, &ci), 0);
 	assert_int_equal(clock_vdso_share(&ci, &map, &si), 0);
-	assert_int_equal(si.n_procs, 2);
+	assert_int_equal(si.n_groups, 2);
 	assert_float_equal(sched_row(&si, 50, "w-*")->vdso_pct, 40.0, 1e-9);
 	assert_float_equal(sched_row(&si, 50, "db")->vdso_pct, 0.0, 1e-9);
 	assert_float_equal(sched_row(&si, 50, NULL)->vdso_pct, 20.0, 1e-9);

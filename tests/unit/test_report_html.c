@@ -179,7 +179,7 @@ static void test_escaping(void **state)
 
 	assert_int_equal(capture_read_file(CAPS "rr.json", &c, err, sizeof(err)), 0);
 	snprintf(c.host.hostname, sizeof(c.host.hostname), "<script>alert('x')</script>");
-	snprintf(c.sched.procs[0].comm, sizeof(c.sched.procs[0].comm), "a&b<i>");
+	snprintf(c.sched.groups[0].comm, sizeof(c.sched.groups[0].comm), "a&b<i>");
 	snprintf(c.findings.items[0].title, sizeof(c.findings.items[0].title), "\"</article>");
 	html = render(&c);
 	assert_null(strstr(html, "<script>alert"));

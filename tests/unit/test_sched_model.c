@@ -48,10 +48,10 @@ static int compute(const struct sched_snapshot *a, const struct sched_snapshot *
 static const struct sched_class_stats *find_class(const struct sched_interval *iv, int pid,
 						  const char *name)
 {
-	for (int i = 0; i < iv->n_procs; i++)
-		for (int k = 0; iv->procs[i].pid == pid && k < iv->procs[i].n_classes; k++)
-			if (!strcmp(iv->procs[i].classes[k].name, name))
-				return &iv->procs[i].classes[k];
+	for (int i = 0; i < iv->n_groups; i++)
+		for (int k = 0; iv->groups[i].pid == pid && k < iv->groups[i].n_classes; k++)
+			if (!strcmp(iv->groups[i].classes[k].name, name))
+				return &iv->groups[i].classes[k];
 	return NULL;
 }
 
@@ -166,9 +166,9 @@ static void test_classes_rates_and_deltas(void **state)
 	b.ival = ival;
 
 	assert_int_equal(compute(&a, &b, NULL, NULL, &iv), 0);
-	assert_int_equal(iv.n_procs, 1);
-	assert_string_equal(iv.procs[0].comm, "observer");
-	assert_int_equal(iv.procs[0].n_classes, 2);   /* the idle leader is left out */
+	assert_int_equal(iv.n_groups, 1);
+	assert_string_equal(iv.groups[0].comm, "observer");
+	assert_int_equal(iv.groups[0].n_classes, 2);   /* the idle leader is left out */
 	w = find_class(&iv, 100, "worker-*");
 	r = find_class(&iv, 100, "RpcIO");
 	assert_non_null(w);
@@ -189,7 +189,7 @@ static void test_classes_rates_and_deltas(void **state)
 	/* a thread first seen in this interval counts from zero */
 	assert_true(fabs(r->vol_per_s - 2500.0) < 1e-9);
 	assert_true(isnan(r->runq_p99_us));                /* it never waited */
-	assert_true(fabs(iv.procs[0].total.oncpu_pct - 205.0) < 1e-9);
+	assert_true(fabs(iv.groups[0].total.oncpu_pct - 205.0) < 1e-9);
 	sched_interval_free(&iv);
 	sched_snapshot_free(&a);
 	sched_snapshot_free(&b);
@@ -211,18 +211,18 @@ static void test_filter_and_order(void **state)
 	add(&b, 500, 500, "idle", 0, 0, 0);
 	sched_snapshot_sort(&b);
 	assert_int_equal(compute(&a, &b, NULL, NULL, &iv), 0);
-	assert_int_equal(iv.n_procs, 2);                   /* "idle" did nothing */
-	assert_int_equal(iv.procs[0].pid, 400);            /* busiest first */
+	assert_int_equal(iv.n_groups, 2);                   /* "idle" did nothing */
+	assert_int_equal(iv.groups[0].pid, 400);            /* busiest first */
 	sched_interval_free(&iv);
 	assert_int_equal(compute(&a, &b, NULL, &f, &iv), 0);
-	assert_int_equal(iv.n_procs, 1);
-	assert_int_equal(iv.procs[0].pid, 300);
+	assert_int_equal(iv.n_groups, 1);
+	assert_int_equal(iv.groups[0].pid, 300);
 	sched_interval_free(&iv);
 	f.n_pids = 0;
 	f.comm = "java";
 	assert_int_equal(compute(&a, &b, NULL, &f, &iv), 0);
-	assert_int_equal(iv.n_procs, 1);
-	assert_int_equal(iv.procs[0].pid, 400);
+	assert_int_equal(iv.n_groups, 1);
+	assert_int_equal(iv.groups[0].pid, 400);
 	sched_interval_free(&iv);
 	sched_snapshot_free(&b);
 }
@@ -270,11 +270,11 @@ static void test_summary_sums_intervals(void **state)
 		sched_interval_free(&iv);
 	}
 	sched_summary_finish(&sum);
-	assert_int_equal(sum.n_procs, 1);
+	assert_int_equal(sum.n_groups, 1);
 	assert_true(fabs(sum.seconds - 2.0) < 1e-9);
-	assert_true(fabs(sum.procs[0].classes[0].vol_per_s - 100.0) < 1e-9);
-	assert_true(fabs(sum.procs[0].classes[0].oncpu_pct - 25.0) < 1e-9);
-	assert_int_equal(sum.procs[0].classes[0].threads, 1);
+	assert_true(fabs(sum.groups[0].classes[0].vol_per_s - 100.0) < 1e-9);
+	assert_true(fabs(sum.groups[0].classes[0].oncpu_pct - 25.0) < 1e-9);
+	assert_int_equal(sum.groups[0].classes[0].threads, 1);
 	sched_summary_free(&sum);
 	for (int i = 0; i < 3; i++)
 		sched_snapshot_free(&s[i]);
@@ -304,18 +304,18 @@ static void test_map_indices(void **state)
 						     b.t[i].pcomm), 0);
 	assert_int_equal(class_map_build(&map, &in, NULL), 0);
 	assert_int_equal(sched_interval_compute(&a, &b, &map, NULL, &iv), 0);
-	assert_int_equal(iv.n_procs, 1);
-	assert_int_equal(iv.procs[0].pid, 20);
-	assert_string_equal(iv.procs[0].comm, "observer");
-	assert_int_equal(iv.procs[0].n_classes, 1);
+	assert_int_equal(iv.n_groups, 1);
+	assert_int_equal(iv.groups[0].pid, 20);
+	assert_string_equal(iv.groups[0].comm, "observer");
+	assert_int_equal(iv.groups[0].n_classes, 1);
 	m = class_map_find(&map, 20, 21);
-	assert_int_equal(iv.procs[0].map_group, (int)m->group);
-	assert_int_equal(iv.procs[0].classes[0].map_class, (int)m->cls);
-	assert_int_equal(iv.procs[0].total.map_class, -1);
+	assert_int_equal(iv.groups[0].map_group, (int)m->group);
+	assert_int_equal(iv.groups[0].classes[0].map_class, (int)m->cls);
+	assert_int_equal(iv.groups[0].total.map_class, -1);
 	assert_int_equal(sched_summary_add(&sum, &iv), 0);
-	assert_int_equal(sum.procs[0].map_group, -1);
-	assert_int_equal(sum.procs[0].total.map_class, -1);
-	assert_int_equal(sum.procs[0].classes[0].map_class, -1);
+	assert_int_equal(sum.groups[0].map_group, -1);
+	assert_int_equal(sum.groups[0].total.map_class, -1);
+	assert_int_equal(sum.groups[0].classes[0].map_class, -1);
 	sched_summary_free(&sum);
 	sched_interval_free(&iv);
 	class_map_free(&map);
@@ -342,14 +342,14 @@ static void test_summary_grows(void **state)
 		}
 	sched_snapshot_sort(&b);
 	assert_int_equal(compute(&a, &b, NULL, NULL, &iv), 0);
-	assert_int_equal(iv.n_procs, 40);
+	assert_int_equal(iv.n_groups, 40);
 	assert_int_equal(sched_summary_add(&sum, &iv), 0);
 	assert_int_equal(sched_summary_add(&sum, &iv), 0);
 	sched_summary_finish(&sum);
-	assert_int_equal(sum.n_procs, 40);
-	for (int i = 0; i < sum.n_procs; i++) {
-		assert_int_equal(sum.procs[i].n_classes, 20);
-		assert_int_equal(sum.procs[i].classes[0].vol, 2);
+	assert_int_equal(sum.n_groups, 40);
+	for (int i = 0; i < sum.n_groups; i++) {
+		assert_int_equal(sum.groups[i].n_classes, 20);
+		assert_int_equal(sum.groups[i].classes[0].vol, 2);
 	}
 	sched_summary_free(&sum);
 	sched_interval_free(&iv);

@@ -60,7 +60,7 @@ static void world(struct world_snapshot *w, uint64_t t_ns, int scale)
 	clock_snapshot_sort(&w->clock);
 }
 
-static const struct sched_class_stats *class_named(const struct sched_proc_stats *p, const char *name)
+static const struct sched_class_stats *class_named(const struct sched_group_stats *p, const char *name)
 {
 	for (int i = 0; i < p->n_classes; i++)
 		if (!strcmp(p->classes[i].name, name))
@@ -80,20 +80,20 @@ static void test_vdso_share_joins_the_sched_classes(void **state)
 	assert_int_equal(tick_compute(&a, &b, &f, &t), 0);
 	assert_true(t.have_sched && t.have_clock);
 	assert_false(t.have_net);
-	assert_int_equal(t.sched.n_procs, 1);
-	assert_int_equal(t.sched.procs[0].pid, 100);
-	conn = class_named(&t.sched.procs[0], "connection-*");
-	io = class_named(&t.sched.procs[0], "io");
+	assert_int_equal(t.sched.n_groups, 1);
+	assert_int_equal(t.sched.groups[0].pid, 100);
+	conn = class_named(&t.sched.groups[0], "connection-*");
+	io = class_named(&t.sched.groups[0], "io");
 	assert_non_null(conn);
 	assert_non_null(io);
 	assert_int_equal(conn->threads, 2);
 	/* 100 samples each in the window, 50 of them in the vDSO */
 	assert_true(fabs(conn->vdso_pct - 50.0) < 1e-9);
 	assert_true(fabs(io->vdso_pct) < 1e-9);
-	assert_true(fabs(t.sched.procs[0].total.vdso_pct - 100.0 * 100 / 240) < 1e-9);
+	assert_true(fabs(t.sched.groups[0].total.vdso_pct - 100.0 * 100 / 240) < 1e-9);
 	/* the clock interval groups the same threads alike */
-	assert_int_equal(t.clock.n_procs, 1);
-	assert_int_equal(t.clock.procs[0].n_classes, 2);
+	assert_int_equal(t.clock.n_groups, 1);
+	assert_int_equal(t.clock.groups[0].n_classes, 2);
 	tick_free(&t);
 	world_snapshot_free(&a);
 	world_snapshot_free(&b);
@@ -112,8 +112,8 @@ static void test_families_off_are_left_out(void **state)
 	assert_false(t.have_sched);
 	assert_true(t.have_clock);
 	/* alone, the clock family classes the threads active in the window */
-	assert_int_equal(t.clock.n_procs, 1);
-	assert_int_equal(t.clock.procs[0].n_classes, 2);
+	assert_int_equal(t.clock.n_groups, 1);
+	assert_int_equal(t.clock.groups[0].n_classes, 2);
 	tick_free(&t);
 	b.have_clock = false;
 	assert_int_equal(tick_compute(&a, &b, &f, &t), 0);
@@ -133,8 +133,8 @@ static void test_filter_keeps_only_the_asked_process(void **state)
 	world(&a, NS, 1);
 	world(&b, 2 * NS, 2);
 	assert_int_equal(tick_compute(&a, &b, &f, &t), 0);
-	assert_int_equal(t.sched.n_procs, 0);
-	assert_int_equal(t.clock.n_procs, 0);
+	assert_int_equal(t.sched.n_groups, 0);
+	assert_int_equal(t.clock.n_groups, 0);
 	tick_free(&t);
 	world_snapshot_free(&a);
 	world_snapshot_free(&b);

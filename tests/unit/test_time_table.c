@@ -50,8 +50,8 @@ static void test_futex_word_columns_and_sort(void **state)
 {
 	static const uint64_t one[] = { 900000000 }, spread[] = { 300000000, 200000000 };
 	struct sched_class_stats cls[3];
-	struct sched_proc_stats p = { .pid = 4242, .comm = "db", .classes = cls, .n_classes = 3 };
-	struct sched_interval iv = { .dt_s = 1, .procs = &p, .n_procs = 1 };
+	struct sched_group_stats p = { .pid = 4242, .comm = "db", .classes = cls, .n_classes = 3 };
+	struct sched_interval iv = { .dt_s = 1, .groups = &p, .n_groups = 1 };
 	struct class_row *rows = NULL;
 	char head[512], row[512], pct[40], addr[40];
 	int n;
