@@ -17,7 +17,7 @@ void sched_snapshot_init(struct sched_snapshot *s)
 void sched_snapshot_free(struct sched_snapshot *s)
 {
 	free(s->t);
-	free(s->rq);
+	free(s->hists);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -29,12 +29,12 @@ struct sched_thread_sample *sched_snapshot_add(struct sched_snapshot *s)
 	return &s->t[s->n++];
 }
 
-struct sched_runq_sample *sched_snapshot_add_runq(struct sched_snapshot *s)
+struct sched_name_hist *sched_snapshot_add_name_hist(struct sched_snapshot *s)
 {
-	if (VEC_RESERVE(s->rq, s->cap_rq, (size_t)s->n_rq + 1))
+	if (VEC_RESERVE(s->hists, s->cap_hists, (size_t)s->n_hists + 1))
 		return NULL;
-	memset(&s->rq[s->n_rq], 0, sizeof(s->rq[0]));
-	return &s->rq[s->n_rq++];
+	memset(&s->hists[s->n_hists], 0, sizeof(s->hists[0]));
+	return &s->hists[s->n_hists++];
 }
 
 static int key_cmp(uint32_t pa, const char *ca, uint32_t pb, const char *cb)
@@ -44,24 +44,24 @@ static int key_cmp(uint32_t pa, const char *ca, uint32_t pb, const char *cb)
 	return strncmp(ca, cb, 16);
 }
 
-static int by_runq_key(const void *a, const void *b)
+static int by_name_hist_key(const void *a, const void *b)
 {
-	const struct sched_runq_sample *x = a, *y = b;
+	const struct sched_name_hist *x = a, *y = b;
 	int c = key_cmp(x->pid, x->comm, y->pid, y->comm);
 
 	return c ? c : (x->kind > y->kind) - (x->kind < y->kind);
 }
 
-static const struct sched_runq_sample *find_runq(const struct sched_snapshot *s,
-						 const struct sched_runq_sample *key)
+static const struct sched_name_hist *find_name_hist(const struct sched_snapshot *s,
+						 const struct sched_name_hist *key)
 {
-	int lo = 0, hi = s->n_rq - 1;
+	int lo = 0, hi = s->n_hists - 1;
 
 	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2, c = by_runq_key(&s->rq[mid], key);
+		int mid = lo + (hi - lo) / 2, c = by_name_hist_key(&s->hists[mid], key);
 
 		if (!c)
-			return &s->rq[mid];
+			return &s->hists[mid];
 		if (c < 0)
 			lo = mid + 1;
 		else
@@ -83,12 +83,13 @@ static int by_name(const void *a, const void *b)
 	return key_cmp(x->pid, x->comm, y->pid, y->comm);
 }
 
-int sched_snapshot_prune_runq(struct sched_snapshot *s, struct dbt_sched_runq_key *gone, int max)
+int sched_snapshot_prune_name_hists(struct sched_snapshot *s,
+				    void (*gone)(void *ctx, const struct sched_name_hist *h), void *ctx)
 {
 	struct name_key *idx;
 	int kept = 0, n_gone = 0;
 
-	if (!s->n_rq)
+	if (!s->n_hists)
 		return 0;
 	idx = malloc(sizeof(*idx) * (size_t)(s->n ? s->n : 1));
 	if (!idx)
@@ -96,23 +97,19 @@ int sched_snapshot_prune_runq(struct sched_snapshot *s, struct dbt_sched_runq_ke
 	for (int i = 0; i < s->n; i++)
 		idx[i] = (struct name_key){ s->t[i].pid, s->t[i].comm };
 	qsort(idx, (size_t)s->n, sizeof(*idx), by_name);
-	for (int r = 0; r < s->n_rq; r++) {
-		struct name_key key = { s->rq[r].pid, s->rq[r].comm };
+	for (int r = 0; r < s->n_hists; r++) {
+		struct name_key key = { s->hists[r].pid, s->hists[r].comm };
 
 		if (bsearch(&key, idx, (size_t)s->n, sizeof(*idx), by_name)) {
 			if (kept != r)
-				s->rq[kept] = s->rq[r];
+				s->hists[kept] = s->hists[r];
 			kept++;
 			continue;
 		}
-		if (n_gone < max) {
-			gone[n_gone].pid = s->rq[r].pid;
-			gone[n_gone].kind = s->rq[r].kind;
-			memcpy(gone[n_gone].comm, s->rq[r].comm, sizeof(gone[n_gone].comm));
-		}
+		gone(ctx, &s->hists[r]);
 		n_gone++;
 	}
-	s->n_rq = kept;
+	s->n_hists = kept;
 	free(idx);
 	return n_gone;
 }
@@ -137,15 +134,15 @@ void sched_snapshot_sort(struct sched_snapshot *s)
 {
 	int kept = 0;
 
-	if (s->n_rq > 1) {
+	if (s->n_hists > 1) {
 		int k = 1;
 
-		qsort(s->rq, (size_t)s->n_rq, sizeof(s->rq[0]), by_runq_key);
+		qsort(s->hists, (size_t)s->n_hists, sizeof(s->hists[0]), by_name_hist_key);
 		/* a walk of a changing map can meet an entry twice: once each */
-		for (int i = 1; i < s->n_rq; i++)
-			if (by_runq_key(&s->rq[k - 1], &s->rq[i]) && k++ != i)
-				s->rq[k - 1] = s->rq[i];
-		s->n_rq = k;
+		for (int i = 1; i < s->n_hists; i++)
+			if (by_name_hist_key(&s->hists[k - 1], &s->hists[i]) && k++ != i)
+				s->hists[k - 1] = s->hists[i];
+		s->n_hists = k;
 	}
 	if (s->n < 2)
 		return;
@@ -372,13 +369,13 @@ static int by_name_key(const void *a, const void *b)
 
 /* Each run-queue (and futex wait) histogram's change since prev, into
  * the class of a thread of cur with its process and name. */
-static int fold_runq(const struct sched_snapshot *prev, const struct sched_snapshot *cur,
+static int fold_name_hists(const struct sched_snapshot *prev, const struct sched_snapshot *cur,
 		     const struct class_map *map, struct sched_class_stats *acc)
 {
 	struct named_class *idx;
 	int n = 0;
 
-	if (!cur->n_rq)
+	if (!cur->n_hists)
 		return 0;
 	idx = malloc(sizeof(*idx) * (size_t)cur->n);
 	if (!idx)
@@ -390,9 +387,9 @@ static int fold_runq(const struct sched_snapshot *prev, const struct sched_snaps
 			idx[n++] = (struct named_class){ cur->t[i].pid, cur->t[i].comm, m->cls };
 	}
 	qsort(idx, (size_t)n, sizeof(*idx), by_name_key);
-	for (int r = 0; r < cur->n_rq; r++) {
-		const struct sched_runq_sample *b = &cur->rq[r];
-		const struct sched_runq_sample *a = find_runq(prev, b);
+	for (int r = 0; r < cur->n_hists; r++) {
+		const struct sched_name_hist *b = &cur->hists[r];
+		const struct sched_name_hist *a = find_name_hist(prev, b);
 		struct named_class key = { b->pid, b->comm, 0 }, *hit;
 		__u64 **dst;
 
@@ -490,7 +487,7 @@ int sched_interval_compute(const struct sched_snapshot *prev, const struct sched
 			thread_add(&acc[m->cls], prev, sched_snapshot_find(prev, b->tid), cur, b,
 				   cur->ival ? &cur->ival[i] : NULL);
 	}
-	err = fold_runq(prev, cur, map, acc);
+	err = fold_name_hists(prev, cur, map, acc);
 	if (err)
 		goto out;
 	for (size_t g = 0; g < map->n_groups; g++) {

@@ -30,9 +30,10 @@ struct sched_thread_sample {
 	struct class_time_blk blk;     /* blocked time by reason (model/class_time.h) */
 };
 
-/* The cumulative run-queue delay (or futex wait) histogram of one
- * (process, thread name) (struct dbt_sched_runq_hist). */
-struct sched_runq_sample {
+/* A cumulative histogram of one (process, thread name), of one kind:
+ * its threads' run-queue delay, or their futex waits (the kernel keeps
+ * both per name, not per thread: struct dbt_sched_runq_hist). */
+struct sched_name_hist {
 	uint32_t pid;
 	uint32_t kind;                 /* enum dbt_sched_hist_kind */
 	char comm[16];
@@ -45,9 +46,9 @@ struct sched_snapshot {
 	struct sched_thread_sample *t; /* sorted by tid */
 	int n;
 	size_t cap;
-	struct sched_runq_sample *rq;  /* sorted by (pid, comm, kind) */
-	int n_rq;
-	size_t cap_rq;
+	struct sched_name_hist *hists; /* sorted by (pid, comm, kind) */
+	int n_hists;
+	size_t cap_hists;
 	/* what the kernel recorded per thread during the interval ending at
 	 * this snapshot, parallel to t (NULL: none). Borrowed from the
 	 * collector and valid for the newest snapshot only: the model reads
@@ -118,17 +119,18 @@ void sched_snapshot_init(struct sched_snapshot *s);
 void sched_snapshot_free(struct sched_snapshot *s);
 /* Appends a zeroed sample and returns it (NULL on ENOMEM). */
 struct sched_thread_sample *sched_snapshot_add(struct sched_snapshot *s);
-/* Appends a zeroed run-queue histogram and returns it (NULL on ENOMEM). */
-struct sched_runq_sample *sched_snapshot_add_runq(struct sched_snapshot *s);
-/* After sched_snapshot_sort(): drops the run-queue histograms of a
- * (pid, name) no thread of s has any more (exited, renamed), whose waits
- * no class would take, and returns how many, their keys first in
- * gone[0..] (up to max). The collector deletes them from the kernel's map
- * so that it holds live threads' histograms, not the last 1024 names
- * ever seen. Returns -ENOMEM on failure. */
-int sched_snapshot_prune_runq(struct sched_snapshot *s, struct dbt_sched_runq_key *gone, int max);
-/* Sorts by tid, keeping one sample per tid, and the run-queue histograms
- * by (pid, comm); call once after filling. A
+/* Appends a zeroed name histogram and returns it (NULL on ENOMEM). */
+struct sched_name_hist *sched_snapshot_add_name_hist(struct sched_snapshot *s);
+/* After sched_snapshot_sort(): drops the name histograms of a (pid,
+ * name) no thread of s has any more (exited, renamed), whose waits no
+ * class would take, calling gone(ctx, h) for each before it goes (the
+ * collector deletes its entry from the kernel's map, so that the map
+ * holds live threads' histograms, not the last names ever seen).
+ * Returns how many went, or -ENOMEM. */
+int sched_snapshot_prune_name_hists(struct sched_snapshot *s,
+				    void (*gone)(void *ctx, const struct sched_name_hist *h), void *ctx);
+/* Sorts by tid, keeping one sample per tid, and the name histograms by
+ * (pid, comm, kind); call once after filling. A
  * thread can be read twice (the sched collector reads task storage and
  * then a map, and a thread dying in between is in both): the one kept is
  * its final one (exited), else the one further along. */
@@ -141,10 +143,11 @@ int sched_snapshot_threads(const struct sched_snapshot *s, struct class_map_inpu
 
 /* Computes the interval between two snapshots: per-thread deltas summed
  * into the groups and classes of map, which holds cur's threads (a thread
- * it does not hold is left out). A run-queue histogram goes to the class
- * of a thread of cur with its pid and name; with none (all its threads
- * gone) its waits still count in runq_ns but not in the percentiles. Classes with no activity in the interval
- * are left out, and so are processes with none. */
+ * it does not hold is left out). A name histogram goes to the class of a
+ * thread of cur with its pid and name; with none (all its threads gone)
+ * its waits still count in runq_ns but not in the percentiles. Classes
+ * with no activity in the interval are left out, and so are groups with
+ * none. */
 int sched_interval_compute(const struct sched_snapshot *prev, const struct sched_snapshot *cur,
 			   const struct class_map *map, const struct sched_filter *filter,
 			   struct sched_interval *out);

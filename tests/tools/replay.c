@@ -419,7 +419,7 @@ static void sim_snapshot(const struct sim *s, int tick, struct world_snapshot *w
 		x->blk = t->blk;
 	}
 	for (int i = 0; i < s->nh; i++) {
-		struct sched_runq_sample *r = sched_snapshot_add_runq(&w->sched);
+		struct sched_name_hist *r = sched_snapshot_add_name_hist(&w->sched);
 
 		if (!r)
 			die("runq sample", ENOMEM);

@@ -83,7 +83,7 @@ static void test_sort_keeps_one_sample_per_thread(void **state)
 static void name_hist(struct sched_snapshot *s, uint32_t kind, uint32_t pid, const char *comm,
 		      uint64_t born, uint32_t bucket, uint32_t count)
 {
-	struct sched_runq_sample *r = sched_snapshot_add_runq(s);
+	struct sched_name_hist *r = sched_snapshot_add_name_hist(s);
 
 	assert_non_null(r);
 	r->kind = kind;
@@ -99,11 +99,25 @@ static void runq(struct sched_snapshot *s, uint32_t pid, const char *comm, uint6
 	name_hist(s, DBT_SCHED_HIST_RUNQ, pid, comm, born, bucket, count);
 }
 
+/* The names of the histograms pruned, in order. */
+struct gone_list {
+	struct sched_name_hist h[4];
+	int n;
+};
+
+static void note_gone(void *ctx, const struct sched_name_hist *h)
+{
+	struct gone_list *g = ctx;
+
+	assert_true(g->n < 4);
+	g->h[g->n++] = *h;
+}
+
 /* Histograms of names no thread has any more are dropped and named. */
-static void test_prune_runq(void **state)
+static void test_prune_name_hists(void **state)
 {
 	struct sched_snapshot s;
-	struct dbt_sched_runq_key gone[4];
+	struct gone_list gone = { .n = 0 };
 
 	(void)state;
 	sched_snapshot_init(&s);
@@ -113,12 +127,13 @@ static void test_prune_runq(void **state)
 	runq(&s, 300, "worker-1", 1, 5, 1);     /* a process gone */
 	runq(&s, 100, "worker-1", 1, 5, 1);     /* met twice by the walk */
 	sched_snapshot_sort(&s);
-	assert_int_equal(sched_snapshot_prune_runq(&s, gone, 4), 2);
-	assert_int_equal(s.n_rq, 1);
-	assert_string_equal(s.rq[0].comm, "worker-1");
-	assert_int_equal(s.rq[0].pid, 100);
-	assert_true(gone[0].pid == 100 && !strcmp(gone[0].comm, "worker-2"));
-	assert_true(gone[1].pid == 300 && !strcmp(gone[1].comm, "worker-1"));
+	assert_int_equal(sched_snapshot_prune_name_hists(&s, note_gone, &gone), 2);
+	assert_int_equal(gone.n, 2);
+	assert_int_equal(s.n_hists, 1);
+	assert_string_equal(s.hists[0].comm, "worker-1");
+	assert_int_equal(s.hists[0].pid, 100);
+	assert_true(gone.h[0].pid == 100 && !strcmp(gone.h[0].comm, "worker-2"));
+	assert_true(gone.h[1].pid == 300 && !strcmp(gone.h[1].comm, "worker-1"));
 	sched_snapshot_free(&s);
 }
 
@@ -377,7 +392,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sort_keeps_one_sample_per_thread),
-		cmocka_unit_test(test_prune_runq),
+		cmocka_unit_test(test_prune_name_hists),
 		cmocka_unit_test(test_classes_rates_and_deltas),
 		cmocka_unit_test(test_filter_and_order),
 		cmocka_unit_test(test_overrides),
