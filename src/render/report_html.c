@@ -612,7 +612,7 @@ static void blocked_table(FILE *f, const struct capture *c, int shown)
 			static const int states[] = { CT_ONCPU, CT_RUNQ, CT_SOFTIRQ, CT_FUTEX, CT_NET,
 						      CT_DISK, CT_SLEEP, CT_PIPE_OTHER, CT_KERNEL };
 			char sys[96], word[24] = "";
-			double word_pct = class_time_word_pct(t);
+			double word_pct = class_time_top_word_futex_pct(t);
 
 			if (!t->thread_ns)
 				continue;

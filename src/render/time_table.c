@@ -33,7 +33,7 @@ static double get_kernel(const void *r) { return tm(r)->pct[CT_KERNEL]; }
 
 /* The futex word the class waited on longest: its share of the class's
  * futex time (model/class_time.h), its address beside it */
-static double get_word(const void *r) { return class_time_word_pct(tm(r)); }
+static double get_word(const void *r) { return class_time_top_word_futex_pct(tm(r)); }
 
 static const struct table_col columns[] = {
 	{ 'p', "PID", 7, TABLE_RIGHT, COL_PID, 0, get_pid },
@@ -104,7 +104,7 @@ void time_table_other_syscalls(char *buf, size_t len, const struct class_time *t
 static size_t futex_word(char *buf, size_t len, size_t at, const char *sep, int width,
 			 const struct class_time *t)
 {
-	if (isnan(class_time_word_pct(t)))
+	if (isnan(class_time_top_word_futex_pct(t)))
 		return text_put(buf, len, at, "%s%-*s", sep, width, "-");
 	return text_put(buf, len, at, "%s%#-*llx", sep, width, (unsigned long long)t->futex_addr[0]);
 }
