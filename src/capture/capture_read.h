@@ -17,7 +17,7 @@
 #include "model/cpu_model.h"
 #include "model/loss_model.h"
 #include "model/net_model.h"
-#include "model/sched_model.h"
+#include "model/sched_summary.h"
 #include "sysinfo/host.h"
 
 #define CAPTURE_MAX_FAMILIES 8

@@ -16,7 +16,7 @@
 #include "model/clock_model.h"
 #include "session/interval.h"
 #include "model/net_model.h"
-#include "model/sched_model.h"
+#include "model/sched_summary.h"
 #include "sysinfo/host.h"
 
 /* /2: the *_hist fields became sparse fine histograms (docs/capture-schema.md,

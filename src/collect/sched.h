@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 #include "core/bpf_plan.h"
-#include "model/sched_model.h"
+#include "model/sched_snapshot.h"
 
 #define SCHED_CHUNK 256
 #define SCHED_RUNQ_CHUNK 16

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 #include "findings/finding.h"
-#include "model/sched_model.h"
+#include "model/sched_interval.h"
 
 struct class_rule {
 	/* whether class c of process p fires, under the rule's config */

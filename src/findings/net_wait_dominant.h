@@ -10,7 +10,7 @@
 
 #include "findings/finding.h"
 #include "model/net_model.h"
-#include "model/sched_model.h"
+#include "model/sched_interval.h"
 
 struct netwait_config {
 	double net_pct;                /* default 50: net share of the class's thread time */

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include "dbtrace/clock.h"
 #include "model/class_map.h"
-#include "model/sched_model.h"
+#include "model/sched_interval.h"
 #include "model/thread_class.h"
 #include "sysinfo/vdso.h"
 

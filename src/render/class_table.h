@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "model/sched_model.h"
+#include "model/sched_interval.h"
 
 #define CLASS_TABLE_DEFAULT_SORT 'I'   /* involuntary switches/s */
 

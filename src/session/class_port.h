@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 #include "model/class_map.h"
-#include "model/sched_model.h"
+#include "model/sched_interval.h"
 
 /* The processes asked, at most: the lowest pids of a class. */
 #define CLASS_PORT_PIDS 32

@@ -8,7 +8,7 @@
 #include "model/cpu_model.h"
 #include "model/loss_model.h"
 #include "model/net_model.h"
-#include "model/sched_model.h"
+#include "model/sched_interval.h"
 
 struct interval_view {
 	int index;                     /* 0-based */

@@ -13,7 +13,7 @@
 #include "session/interval.h"
 #include "model/net_model.h"
 #include "model/proc_group.h"
-#include "model/sched_model.h"
+#include "model/sched_summary.h"
 
 enum session_action { SESSION_CONTINUE = 0, SESSION_STOP = 1 };
 

@@ -11,7 +11,7 @@
 #include "model/clock_model.h"
 #include "model/loss_model.h"
 #include "model/net_model.h"
-#include "model/sched_model.h"
+#include "model/sched_interval.h"
 #include "model/thread_class.h"
 #include "model/world_snapshot.h"
 

@@ -60,7 +60,7 @@ static void test_lock_contention(void **state)
 		c[i].time.n_futex = 1;
 		c[i].time.futex_addr[0] = 0x7f0000001000;
 		c[i].time.futex_ns[0] = c[i].time.ns[CT_FUTEX] * (i == 1 ? 2 : 9) / 10;
-		/* sched_model takes them from the class's fine histogram */
+		/* sched_class_finish() takes them from the class's fine histogram */
 		c[i].time.futex_p50_us = 1200;
 		c[i].time.futex_p99_us = 1500;
 	}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/clock_model.h"
+#include "sched_samples.h"
 
 static struct clock_thread_sample *add(struct clock_snapshot *s, uint32_t pid, uint32_t tid,
 				       const char *comm, uint64_t samples, uint64_t vdso1,
@@ -240,18 +241,6 @@ static void fn_table_from_image(void **state)
 	assert_string_equal(clock_fn_name(&t, 7), "f5");
 }
 
-static void sched_add(struct sched_snapshot *s, uint32_t pid, uint32_t tid, const char *comm,
-		      uint64_t oncpu_ns)
-{
-	struct sched_thread_sample *t = sched_snapshot_add(s);
-
-	assert_non_null(t);
-	t->pid = pid;
-	t->tid = tid;
-	snprintf(t->comm, sizeof(t->comm), "%s", comm);
-	t->oncpu_ns = oncpu_ns;
-}
-
 /* The session's tick: one map from sched's threads and the clock's
  * active ones, both intervals over it. */
 static void tick_map(const struct sched_snapshot *ss, const struct clock_snapshot *a,
@@ -279,7 +268,7 @@ static void sched_threads_name_classes(void **state)
 
 	sched_snapshot_init(&ss);
 	for (int i = 0; i < 4; i++)
-		sched_add(&ss, 50, 50 + (uint32_t)i, comms[i], 0);
+		sched_sample(&ss, 50, 50 + (uint32_t)i, comms[i], "", 0, 0, 0);
 	sched_snapshot_sort(&ss);
 	clock_snapshot_init(&a);
 	clock_snapshot_init(&b);
@@ -346,8 +335,8 @@ static void newborn_named_among_clock_threads(void **state)
 	sched_snapshot_init(&s0);
 	sched_snapshot_init(&s1);
 	s1.mono_ns = 1000000000ull;
-	sched_add(&s1, 50, 50, "mysqld", 100);
-	sched_add(&s1, 50, 51, "ib_io_rd-1", 100);
+	sched_sample(&s1, 50, 50, "mysqld", "", 100, 0, 0);
+	sched_sample(&s1, 50, 51, "ib_io_rd-1", "", 100, 0, 0);
 	sched_snapshot_sort(&s1);
 	clock_snapshot_init(&a);
 	clock_snapshot_init(&b);
@@ -385,12 +374,12 @@ static void vdso_share_by_class_index(void **state)
 	sched_snapshot_init(&s0);
 	sched_snapshot_init(&s1);
 	s1.mono_ns = 1000000000ull;
-	sched_add(&s1, 50, 50, "db", 100);
-	sched_add(&s1, 50, 51, "w-1", 100);
-	sched_add(&s1, 50, 52, "w-2", 100);
-	sched_add(&s1, 70, 70, "db", 100);
-	sched_add(&s1, 70, 71, "w-1", 100);
-	sched_add(&s1, 70, 72, "w-2", 100);
+	sched_sample(&s1, 50, 50, "db", "", 100, 0, 0);
+	sched_sample(&s1, 50, 51, "w-1", "", 100, 0, 0);
+	sched_sample(&s1, 50, 52, "w-2", "", 100, 0, 0);
+	sched_sample(&s1, 70, 70, "db", "", 100, 0, 0);
+	sched_sample(&s1, 70, 71, "w-1", "", 100, 0, 0);
+	sched_sample(&s1, 70, 72, "w-2", "", 100, 0, 0);
 	sched_snapshot_sort(&s1);
 	clock_snapshot_init(&a);
 	clock_snapshot_init(&b);

@@ -10,22 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "session/tick.h"
+#include "sched_samples.h"
 
 #define NS 1000000000ull
-
-static void sched_thread(struct sched_snapshot *s, uint32_t pid, uint32_t tid, const char *comm,
-			 uint64_t oncpu)
-{
-	struct sched_thread_sample *t = sched_snapshot_add(s);
-
-	assert_non_null(t);
-	t->tid = tid;
-	t->pid = pid;
-	snprintf(t->comm, sizeof(t->comm), "%s", comm);
-	snprintf(t->pcomm, sizeof(t->pcomm), "mysqld");
-	t->oncpu_ns = oncpu;
-	t->vol = oncpu / 1000000;
-}
 
 static void clock_thread(struct clock_snapshot *s, uint32_t pid, uint32_t tid, const char *comm,
 			 uint64_t samples, uint64_t vdso)
@@ -50,9 +37,12 @@ static void world(struct world_snapshot *w, uint64_t t_ns, int scale)
 	w->sched.mono_ns = t_ns;
 	w->clock.mono_ns = t_ns;
 	w->have_sched = w->have_clock = true;
-	sched_thread(&w->sched, 100, 101, "connection-1", (uint64_t)scale * 300000000ull);
-	sched_thread(&w->sched, 100, 102, "connection-2", (uint64_t)scale * 300000000ull);
-	sched_thread(&w->sched, 100, 103, "io", (uint64_t)scale * 100000000ull);
+	sched_sample(&w->sched, 100, 101, "connection-1", "mysqld", (uint64_t)scale * 300000000ull,
+		     (uint64_t)scale * 300, 0);
+	sched_sample(&w->sched, 100, 102, "connection-2", "mysqld", (uint64_t)scale * 300000000ull,
+		     (uint64_t)scale * 300, 0);
+	sched_sample(&w->sched, 100, 103, "io", "mysqld", (uint64_t)scale * 100000000ull,
+		     (uint64_t)scale * 100, 0);
 	sched_snapshot_sort(&w->sched);
 	clock_thread(&w->clock, 100, 101, "connection-1", (uint64_t)scale * 100, (uint64_t)scale * 50);
 	clock_thread(&w->clock, 100, 102, "connection-2", (uint64_t)scale * 100, (uint64_t)scale * 50);
