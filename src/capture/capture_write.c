@@ -499,21 +499,21 @@ int capture_begin(struct capture_writer *w, const struct capture_meta *m)
 	return stream_status(w->f);
 }
 
-int capture_add_interval(struct capture_writer *w, const struct interval_view *iv)
+int capture_add_interval(struct capture_writer *w, const struct interval *iv)
 {
 	json_object *o = json_object_new_object(), *cpus = cpu_array(iv->rows, iv->ncpus);
 
-	if (iv->loss)
-		capture_loss_cpus(cpus, iv->loss);
+	if (iv->have_loss)
+		capture_loss_cpus(cpus, &iv->loss);
 	json_object_object_add(o, "t", json_object_new_double(iv->t_s));
 	json_object_object_add(o, "dt", json_object_new_double(iv->dt_s));
 	json_object_object_add(o, "cpus", cpus);
-	if (iv->sched)
-		add_processes(o, iv->sched->groups, iv->sched->n_groups);
-	if (iv->clock)
-		json_object_object_add(o, "clock", clock_object(iv->clock, iv->clock_fns, iv->clock_hz));
-	if (iv->net)
-		json_object_object_add(o, "net", net_object(iv->net, iv->loss));
+	if (iv->have_sched)
+		add_processes(o, iv->sched.groups, iv->sched.n_groups);
+	if (iv->have_clock)
+		json_object_object_add(o, "clock", clock_object(&iv->clock, iv->clock_fns, iv->clock_hz));
+	if (iv->have_net)
+		json_object_object_add(o, "net", net_object(&iv->net, iv->have_loss ? &iv->loss : NULL));
 	if (w->intervals++)
 		fputc(',', w->f);
 	fputs("\n", w->f);

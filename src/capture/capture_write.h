@@ -88,7 +88,7 @@ const char *capture_stop_reason(int signo, bool planned, bool *complete, char *b
  * holds one line. */
 int capture_open(struct capture_writer **w, const char *path, char *err, size_t errlen);
 int capture_begin(struct capture_writer *w, const struct capture_meta *meta);
-int capture_add_interval(struct capture_writer *w, const struct interval_view *iv);
+int capture_add_interval(struct capture_writer *w, const struct interval *iv);
 /* Completes the document and gives it its name. */
 int capture_finish(struct capture_writer *w, const struct capture_summary *sum,
 		   char *err, size_t errlen);

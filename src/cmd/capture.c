@@ -51,10 +51,11 @@ static int on_start(void *ctx, uint64_t first_mono_ns)
 	return capture_begin(c->w, c->meta);
 }
 
-static int on_interval(void *ctx, const struct interval_view *iv)
+static int on_interval(void *ctx, const struct interval *iv, const struct finding_list *found)
 {
 	struct capture_ctx *c = ctx;
 
+	(void)found;   /* the capture keeps the run's findings, merged */
 	return capture_add_interval(c->w, iv);
 }
 

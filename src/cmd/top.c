@@ -19,18 +19,18 @@ struct top_ctx {
 	enum top_view view;
 };
 
-static int batch_interval(void *ctx, const struct interval_view *iv)
+static int batch_interval(void *ctx, const struct interval *iv, const struct finding_list *found)
 {
 	struct top_ctx *t = ctx;
 
-	return batch_print(stdout, iv, t->view, t->sort_key);
+	return batch_print(stdout, iv, found, t->view, t->sort_key);
 }
 
-static int ui_interval(void *ctx, const struct interval_view *iv)
+static int ui_interval(void *ctx, const struct interval *iv, const struct finding_list *found)
 {
 	struct top_ctx *t = ctx;
 
-	return top_ui_draw(t->ui, iv);
+	return top_ui_draw(t->ui, iv, found);
 }
 
 static int ui_input(void *ctx)

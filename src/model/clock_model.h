@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include "dbtrace/clock.h"
 #include "model/class_map.h"
-#include "model/sched_interval.h"
+#include "model/sched_interval.h"   /* struct sched_filter */
 #include "model/thread_class.h"
 #include "sysinfo/vdso.h"
 
@@ -123,11 +123,5 @@ void clock_interval_free(struct clock_interval *iv);
 
 /* Rates and shares from the raw sums over dt_s seconds. */
 void clock_stats_finish(struct clock_stats *s, double dt_s);
-
-/* Puts the clock family's vDSO share beside each row of the sched view
- * that has a clock row: si and ci were computed over the same map, so a
- * class (and a group) has one index in both. Returns 0 or -ENOMEM. */
-int clock_vdso_share(const struct clock_interval *ci, const struct class_map *map,
-		     struct sched_interval *si);
 
 #endif

@@ -16,7 +16,7 @@ void sched_class_finish(struct sched_class_stats *c, double dt_s)
 	c->invol_per_s = dt_s > 0 ? (double)c->invol / dt_s : 0;
 	c->migrations_per_s = dt_s > 0 ? (double)c->migrations / dt_s : 0;
 	c->runnable_avg = ns > 0 ? (double)(c->oncpu_ns + c->runq_ns) / ns : 0;
-	c->vdso_pct = NAN;   /* joined from the clock family by the caller */
+	c->vdso_pct = NAN;   /* the clock family's: the tick's join sets it (session/tick_join.h) */
 	c->softirq_lost_pct = c->oncpu_ns ? 100.0 * (double)c->sirq_ns / (double)c->oncpu_ns : 0;
 	c->net_softirq_lost_pct = c->oncpu_ns ? 100.0 * (double)c->net_sirq_ns / (double)c->oncpu_ns : 0;
 	/* charge and on-CPU time are read microseconds apart */

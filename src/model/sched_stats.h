@@ -24,7 +24,8 @@ struct sched_class_stats {
 	double runnable_avg;           /* mean threads running or waiting to run */
 	double softirq_lost_pct;       /* of its on-CPU time, spent in softirqs that interrupted it */
 	double net_softirq_lost_pct;   /* the NET_RX + NET_TX part of that */
-	double vdso_pct;               /* clock family's share of its samples in the vDSO; NAN: none */
+	double vdso_pct;               /* clock family's share of its samples in the vDSO; NAN: none
+	                                  (the tick's join sets it: session/tick_join.h) */
 	/* raw sums, kept for the summary and the findings */
 	uint64_t oncpu_ns, runq_ns, vol, invol, migrations, runq_max_ns;
 	uint64_t sirq_ns, net_sirq_ns;
@@ -36,7 +37,7 @@ struct sched_class_stats {
 	__u64 *futex_hist;             /* futex wait (the budget's), the same way */
 	uint64_t cpus[DBT_SCHED_CPU_WORDS];
 	bool cpus_beyond;
-	int allowed_cpus;              /* filled by the caller (I/O); 0: unknown */
+	int allowed_cpus;              /* the tick's join sets it (from /proc); 0: unknown */
 	struct class_time time;        /* the wall-time budget */
 };
 
@@ -47,7 +48,7 @@ struct sched_group_stats {
 	int n_procs;                   /* processes in the group this interval; 0: unknown (read back) */
 	int map_group;                 /* its group in the interval's class_map; -1: none */
 	char comm[16];
-	char cpus_allowed[128];        /* cpulist, filled by the caller (I/O); "" unknown */
+	char cpus_allowed[128];        /* cpulist, set by the tick's join (from /proc); "" unknown */
 	struct sched_class_stats total;
 	struct sched_class_stats *classes;
 	int n_classes;

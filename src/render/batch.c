@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static int print_cpus(FILE *out, const struct interval_view *iv, char sort_key)
+static int print_cpus(FILE *out, const struct interval *iv, char sort_key)
 {
 	char line[512];
 	int *order, n;
@@ -18,7 +18,7 @@ static int print_cpus(FILE *out, const struct interval_view *iv, char sort_key)
 		return -ENOMEM;
 	cpu_table_header(line, sizeof(line), sort_key);
 	fprintf(out, "%s\n", line);
-	cpu_table_row(line, sizeof(line), iv->total, iv->dt_s);
+	cpu_table_row(line, sizeof(line), &iv->total, iv->dt_s);
 	fprintf(out, "%s\n", line);
 	n = cpu_table_sort(iv->rows, iv->ncpus, sort_key, order);
 	for (int i = 0; i < n; i++) {
@@ -29,7 +29,7 @@ static int print_cpus(FILE *out, const struct interval_view *iv, char sort_key)
 	return 0;
 }
 
-static int print_classes(FILE *out, const struct interval_view *iv, char sort_key)
+static int print_classes(FILE *out, const struct interval *iv, char sort_key)
 {
 	struct class_row *rows;
 	char line[512];
@@ -37,11 +37,11 @@ static int print_classes(FILE *out, const struct interval_view *iv, char sort_ke
 
 	class_table_header(line, sizeof(line), sort_key);
 	fprintf(out, "%s\n", line);
-	if (!iv->sched) {
+	if (!iv->have_sched) {
 		fprintf(out, "(sched probes not attached)\n");
 		return 0;
 	}
-	n = class_table_rows(iv->sched, sort_key, &rows);
+	n = class_table_rows(&iv->sched, sort_key, &rows);
 	if (n < 0)
 		return n;
 	for (int i = 0; i < n; i++) {
@@ -52,7 +52,7 @@ static int print_classes(FILE *out, const struct interval_view *iv, char sort_ke
 	return 0;
 }
 
-static int print_time(FILE *out, const struct interval_view *iv, char sort_key)
+static int print_time(FILE *out, const struct interval *iv, char sort_key)
 {
 	struct class_row *rows;
 	char line[512];
@@ -60,11 +60,11 @@ static int print_time(FILE *out, const struct interval_view *iv, char sort_key)
 
 	time_table_header(line, sizeof(line), sort_key);
 	fprintf(out, "%s\n", line);
-	if (!iv->sched) {
+	if (!iv->have_sched) {
 		fprintf(out, "(sched probes not attached)\n");
 		return 0;
 	}
-	n = time_table_rows(iv->sched, sort_key, &rows);
+	n = time_table_rows(&iv->sched, sort_key, &rows);
 	if (n < 0)
 		return n;
 	for (int i = 0; i < n; i++) {
@@ -76,9 +76,9 @@ static int print_time(FILE *out, const struct interval_view *iv, char sort_key)
 }
 
 /* The network view: devices, then ports. */
-static int print_net(FILE *out, const struct interval_view *iv, char sort_key)
+static int print_net(FILE *out, const struct interval *iv, char sort_key)
 {
-	const struct net_interval *ni = iv->net;
+	const struct net_interval *ni = iv->have_net ? &iv->net : NULL;
 	char line[512];
 	int *order, n;
 
@@ -109,7 +109,8 @@ static int print_net(FILE *out, const struct interval_view *iv, char sort_key)
 	return 0;
 }
 
-int batch_print(FILE *out, const struct interval_view *iv, enum top_view view, char sort_key)
+int batch_print(FILE *out, const struct interval *iv, const struct finding_list *found, enum top_view view,
+		char sort_key)
 {
 	char stamp[16];
 	time_t now = time(NULL);
@@ -127,8 +128,8 @@ int batch_print(FILE *out, const struct interval_view *iv, enum top_view view, c
 					 : print_cpus(out, iv, sort_key);
 	if (err)
 		return err;
-	for (int i = 0; iv->findings && i < iv->findings->n; i++) {
-		const struct finding *f = &iv->findings->items[i];
+	for (int i = 0; found && i < found->n; i++) {
+		const struct finding *f = &found->items[i];
 
 		fprintf(out, "FINDING %s %s: %s\n", finding_severity_name(f->severity), f->id, f->title);
 	}

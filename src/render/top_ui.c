@@ -20,8 +20,10 @@ struct top_ui {
 	char status[256];
 	int ncpus;
 	bool have_view;
-	/* copies of the last interval, for redraws on a key press */
-	struct interval_view view;
+	/* copies of what the last interval showed, for redraws on a key press */
+	double t_s, dt_s;
+	uint64_t lost_events, thread_evictions;
+	int view_ncpus;
 	struct cpu_row *rows, total;
 	int *order;
 	struct sched_interval sched;
@@ -82,7 +84,6 @@ int top_ui_open(struct top_ui **out, int ncpus, enum top_view view, char sort_ke
 
 static int draw_cpus(struct top_ui *ui, int y, int last)
 {
-	const struct interval_view *iv = &ui->view;
 	char line[512];
 	int n;
 
@@ -90,13 +91,13 @@ static int draw_cpus(struct top_ui *ui, int y, int last)
 	attron(A_REVERSE);
 	mvprintw(y++, 0, "%-*s", COLS > 1 ? COLS - 1 : 1, line);
 	attroff(A_REVERSE);
-	cpu_table_row(line, sizeof(line), iv->total, iv->dt_s);
+	cpu_table_row(line, sizeof(line), &ui->total, ui->dt_s);
 	attron(A_BOLD);
 	mvprintw(y++, 0, "%s", line);
 	attroff(A_BOLD);
-	n = cpu_table_sort(iv->rows, iv->ncpus, ui->cpu_key, ui->order);
+	n = cpu_table_sort(ui->rows, ui->view_ncpus, ui->cpu_key, ui->order);
 	for (int i = 0; i < n && y < last; i++) {
-		cpu_table_row(line, sizeof(line), &iv->rows[ui->order[i]], iv->dt_s);
+		cpu_table_row(line, sizeof(line), &ui->rows[ui->order[i]], ui->dt_s);
 		mvprintw(y++, 0, "%s", line);
 	}
 	return y;
@@ -206,14 +207,13 @@ static int draw_net(struct top_ui *ui, int y, int last)
 
 static void draw(struct top_ui *ui)
 {
-	const struct interval_view *iv = &ui->view;
 	int y = 0, maxy = getmaxy(stdscr);
 	int panel = maxy - 1 - FINDING_LINES;
 
 	erase();
 	mvprintw(y++, 0, "dbtrace: %s", ui->status);
-	mvprintw(y++, 0, "t=%.1fs  interval %.2fs  lost events %llu  thread evictions %llu", iv->t_s,
-		 iv->dt_s, (unsigned long long)iv->lost_events, (unsigned long long)iv->thread_evictions);
+	mvprintw(y++, 0, "t=%.1fs  interval %.2fs  lost events %llu  thread evictions %llu", ui->t_s,
+		 ui->dt_s, (unsigned long long)ui->lost_events, (unsigned long long)ui->thread_evictions);
 	y++;
 	if (ui->net)
 		draw_net(ui, y, panel);
@@ -230,28 +230,26 @@ static void draw(struct top_ui *ui)
 	refresh();
 }
 
-int top_ui_draw(struct top_ui *ui, const struct interval_view *iv)
+int top_ui_draw(struct top_ui *ui, const struct interval *iv, const struct finding_list *found)
 {
 	int n = iv->ncpus < ui->ncpus ? iv->ncpus : ui->ncpus;
 
 	memcpy(ui->rows, iv->rows, sizeof(*ui->rows) * (size_t)n);
-	ui->total = *iv->total;
-	ui->view = *iv;
-	ui->view.ncpus = n;
-	ui->view.rows = ui->rows;
-	ui->view.total = &ui->total;
+	ui->total = iv->total;
+	ui->view_ncpus = n;
+	ui->t_s = iv->t_s;
+	ui->dt_s = iv->dt_s;
+	ui->lost_events = iv->lost_events;
+	ui->thread_evictions = iv->thread_evictions;
 	if (ui->have_sched)
 		sched_interval_free(&ui->sched);
-	ui->have_sched = iv->sched && !sched_interval_copy(&ui->sched, iv->sched);
-	ui->view.sched = NULL;
+	ui->have_sched = iv->have_sched && !sched_interval_copy(&ui->sched, &iv->sched);
 	if (ui->have_net)
 		net_interval_free(&ui->netiv);
-	ui->have_net = iv->net && !net_interval_copy(&ui->netiv, iv->net);
-	ui->view.net = NULL;
+	ui->have_net = iv->have_net && !net_interval_copy(&ui->netiv, &iv->net);
 	findings_clear(&ui->findings);
-	for (int i = 0; iv->findings && i < iv->findings->n; i++)
-		findings_merge(&ui->findings, &iv->findings->items[i]);
-	ui->view.findings = NULL;
+	for (int i = 0; found && i < found->n; i++)
+		findings_merge(&ui->findings, &found->items[i]);
 	ui->have_view = true;
 	draw(ui);
 	return 0;

@@ -19,8 +19,9 @@ enum session_action { SESSION_CONTINUE = 0, SESSION_STOP = 1 };
 
 struct session_sink {
 	void *ctx;
-	/* negative errno aborts the session, SESSION_STOP ends it cleanly */
-	int (*on_interval)(void *ctx, const struct interval_view *iv);
+	/* each interval, complete, with its findings; negative errno
+	 * aborts the session, SESSION_STOP ends it cleanly */
+	int (*on_interval)(void *ctx, const struct interval *iv, const struct finding_list *found);
 	int input_fd;                  /* -1, or a fd whose readiness calls on_input */
 	int (*on_input)(void *ctx);
 	double first_tick_s;           /* 0: the first refresh after one interval */

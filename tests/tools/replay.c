@@ -555,7 +555,7 @@ static void sim_snapshot(const struct sim *s, int tick, struct world_snapshot *w
 
 static FILE *out_open(const char *dir, const char *name)
 {
-	char path[4096];
+	char path[4096 + 256];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -566,7 +566,7 @@ static FILE *out_open(const char *dir, const char *name)
 }
 
 /* Every text view of the interval, in every sort key of its table. */
-static void tables(FILE *f, const struct interval_view *iv)
+static void tables(FILE *f, const struct interval *iv)
 {
 	static const char cpu_keys[] = "cusSntThrHilxw";
 	static const char class_keys[] = "ptCVIR59MmLDP";
@@ -578,7 +578,7 @@ static void tables(FILE *f, const struct interval_view *iv)
 	for (const char *k = cpu_keys; *k; k++) {
 		cpu_table_header(line, sizeof(line), *k);
 		fprintf(f, "%s\n", line);
-		cpu_table_row(line, sizeof(line), iv->total, iv->dt_s);
+		cpu_table_row(line, sizeof(line), &iv->total, iv->dt_s);
 		fprintf(f, "%s\n", line);
 		n = cpu_table_sort(iv->rows, iv->ncpus, *k, order);
 		for (int i = 0; i < n; i++) {
@@ -591,7 +591,7 @@ static void tables(FILE *f, const struct interval_view *iv)
 
 		class_table_header(line, sizeof(line), *k);
 		fprintf(f, "%s\n", line);
-		n = class_table_rows(iv->sched, *k, &rows);
+		n = class_table_rows(&iv->sched, *k, &rows);
 		for (int i = 0; i < n; i++) {
 			class_table_row(line, sizeof(line), &rows[i]);
 			fprintf(f, "%s\n", line);
@@ -603,7 +603,7 @@ static void tables(FILE *f, const struct interval_view *iv)
 
 		time_table_header(line, sizeof(line), *k);
 		fprintf(f, "%s\n", line);
-		n = time_table_rows(iv->sched, *k, &rows);
+		n = time_table_rows(&iv->sched, *k, &rows);
 		for (int i = 0; i < n; i++) {
 			time_table_row(line, sizeof(line), &rows[i]);
 			fprintf(f, "%s\n", line);
@@ -611,7 +611,7 @@ static void tables(FILE *f, const struct interval_view *iv)
 		free(rows);
 	}
 	for (const char *k = net_keys; *k; k++) {
-		const struct net_interval *ni = iv->net;
+		const struct net_interval *ni = &iv->net;
 		int o[64];
 
 		net_dev_header(line, sizeof(line), *k);
@@ -631,19 +631,34 @@ static void tables(FILE *f, const struct interval_view *iv)
 	}
 }
 
-/* What the judge would fill from /proc: every listed group may run on
- * CPUs 0-3 but the java one, on 1-2 (its classes on one CPU each). */
-static void fake_allowed_cpus(struct sched_interval *si)
+/* What the judge's reads would find in /proc: every group may run on
+ * CPUs 0-3 but the java one, on 1-2, its classes' threads on CPU 1. */
+static int fake_group_cpus(void *ctx, int pid, int index, struct dbt_cpuset *cpus, unsigned int *n_differ)
 {
-	for (int i = 0; i < si->n_groups && i < 64; i++) {
-		struct sched_group_stats *p = &si->groups[i];
-		int n = p->pid == 200 ? 2 : NCPUS;
+	(void)ctx;
+	(void)index;
+	dbt_cpuset_zero(cpus);
+	for (unsigned int c = pid == 200 ? 1 : 0; c < (pid == 200 ? 3u : NCPUS); c++)
+		dbt_cpuset_set(cpus, c);
+	*n_differ = pid == 200;
+	return 0;
+}
 
-		snprintf(p->cpus_allowed, sizeof(p->cpus_allowed), "%s", p->pid == 200 ? "1-2" : "0-3");
-		p->total.allowed_cpus = n;
-		for (int k = 0; k < p->n_classes; k++)
-			p->classes[k].allowed_cpus = p->pid == 200 ? 1 : n;
-	}
+static bool fake_wants_class(void *ctx, const struct sched_class_stats *c)
+{
+	(void)ctx;
+	(void)c;
+	return true;
+}
+
+static int fake_class_cpus(void *ctx, const struct class_map *map, int cls, struct dbt_cpuset *cpus)
+{
+	(void)ctx;
+	(void)map;
+	(void)cls;
+	dbt_cpuset_zero(cpus);
+	dbt_cpuset_set(cpus, 1);
+	return 1;
 }
 
 static void some_findings(struct finding_list *l, int tick)
@@ -695,7 +710,7 @@ static int run_seed(const char *dir, unsigned int seed, int ticks)
 				     .started_at_monotonic_s = 1234.5, .interval_s = 1, .probes = probes,
 				     .n_probes = 5 };
 	struct capture_writer *cw;
-	struct cpu_row rows[NCPUS], total, whole[NCPUS];
+	struct cpu_row rows[NCPUS], whole[NCPUS];
 	struct sim *s = calloc(1, sizeof(*s));
 	char name[64], err[256];
 	FILE *metrics, *text;
@@ -731,56 +746,36 @@ static int run_seed(const char *dir, unsigned int seed, int ticks)
 		die("first", ENOMEM);
 	for (int tick = 1; tick <= ticks; tick++) {
 		struct world_snapshot *prev = &w[cur ^ 1], *now_w = &w[cur];
-		struct interval_view iv = { 0 };
-		struct tick t;
+		static struct clock_fn_table fns;
+		struct tick_cpus cpus = { NULL, fake_group_cpus, fake_wants_class, fake_class_cpus };
+		struct tick_args args = { &tf, &cpus, tick - 1, first_cpu.mono_ns, rows, &fns, 499, 0 };
+		struct interval iv;
 		int err2;
 
+		snprintf(fns.name[1], VDSO_NAME_MAX, "clock_gettime");
+		snprintf(fns.name[2], VDSO_NAME_MAX, "gettimeofday");
+		snprintf(fns.name[3], VDSO_NAME_MAX, "time");
 		sim_step(s, tick);
 		sim_snapshot(s, tick, now_w, ival[cur]);
-		cpu_rows_compute(&prev->cpu, &now_w->cpu, rows);
-		cpu_rows_total(rows, NCPUS, &total);
-		err2 = tick_compute(prev, now_w, &tf, &t);
+		args.lost_events = s->lost;
+		err2 = tick_compute(prev, now_w, &args, &iv);
 		if (err2)
 			die("tick", err2);
-		fake_allowed_cpus(&t.sched);
 		some_findings(&now, tick);
 		for (int i = 0; i < now.n; i++)
 			if (findings_merge(&run, &now.items[i]))
 				die("merge", ENOMEM);
-		if (sched_summary_add(&summary, &t.sched))
+		if (sched_summary_add(&summary, &iv.sched))
 			die("summary", ENOMEM);
-		iv.index = tick - 1;
-		iv.t_s = (double)tick;
-		iv.dt_s = (double)(now_w->cpu.mono_ns - prev->cpu.mono_ns) / 1e9;
-		iv.ncpus = NCPUS;
-		iv.rows = rows;
-		iv.total = &total;
-		iv.sched = &t.sched;
-		iv.clock = &t.clock;
-		iv.clock_fns = NULL;
-		iv.clock_hz = 499;
-		iv.net = t.have_net ? &t.net : NULL;
-		iv.loss = t.have_loss ? &t.loss : NULL;
-		iv.findings = &now;
-		iv.lost_events = s->lost;
-		iv.thread_evictions = s->evictions;
-		{
-			static struct clock_fn_table fns;
-
-			snprintf(fns.name[1], VDSO_NAME_MAX, "clock_gettime");
-			snprintf(fns.name[2], VDSO_NAME_MAX, "gettimeofday");
-			snprintf(fns.name[3], VDSO_NAME_MAX, "time");
-			iv.clock_fns = &fns;
-		}
 		if (capture_add_interval(cw, &iv))
 			die("capture interval", EIO);
-		if (prom_totals_add(pt, &iv))
+		if (prom_totals_add(pt, &iv, &now))
 			die("totals", ENOMEM);
 		fprintf(metrics, "# --- interval %d\n", tick);
 		prom_render(pt, &build, &self, metrics);
 		fprintf(text, "--- interval %d\n", tick);
 		tables(text, &iv);
-		tick_free(&t);
+		interval_free(&iv);
 		cur ^= 1;
 	}
 	{
@@ -884,14 +879,21 @@ static void diff(const char *dir, const char *name, const struct capture *a, con
 
 static void fixtures(const char *dir)
 {
+	char outdir[4096];
+
 	static const char *const names[] = { "rr", "pool1", "pool8", "tbf", "rr-no-net-clock", "time_a",
 					     "time_b", "time_ivals", "time_futex" };
 	enum { N = sizeof(names) / sizeof(names[0]) };
 	struct capture c[N];
 	char path[4096], name[128];
 
+	/* read by their names under FIXTURES, which the report and the
+	 * diff print: the same wherever the tree is */
+	if (!getcwd(outdir, sizeof(outdir)) || chdir(FIXTURES))
+		die(FIXTURES, errno);
+	dir = outdir;
 	for (int i = 0; i < N; i++) {
-		snprintf(path, sizeof(path), "%s/captures/%s.json", FIXTURES, names[i]);
+		snprintf(path, sizeof(path), "captures/%s.json", names[i]);
 		read_capture(path, &c[i]);
 		snprintf(name, sizeof(name), "fixture.%s.html", names[i]);
 		report(dir, name, &c[i], 20);

@@ -41,20 +41,28 @@ static inline void sched_sample_hist(struct sched_snapshot *s, uint32_t kind, ui
 	h->buckets[bucket] = count;
 }
 
-/* The interval from a to b over a map of b's threads. */
+/* The interval from a to b over map, built of b's threads. */
+static inline int sched_sample_interval_map(const struct sched_snapshot *a, const struct sched_snapshot *b,
+					    const struct tclass_classifier *c, const struct sched_filter *f,
+					    struct class_map *map, struct sched_interval *iv)
+{
+	struct class_map_input in = { 0 };
+
+	assert_int_equal(sched_snapshot_threads(b, &in), 0);
+	assert_int_equal(class_map_build(map, &in, c), 0);
+	class_map_input_free(&in);
+	return sched_interval_compute(a, b, map, f, iv);
+}
+
+/* The same, the map freed. */
 static inline int sched_sample_interval(const struct sched_snapshot *a, const struct sched_snapshot *b,
 					const struct tclass_classifier *c, const struct sched_filter *f,
 					struct sched_interval *iv)
 {
-	struct class_map_input in = { 0 };
 	struct class_map map;
-	int err;
+	int err = sched_sample_interval_map(a, b, c, f, &map, iv);
 
-	assert_int_equal(sched_snapshot_threads(b, &in), 0);
-	assert_int_equal(class_map_build(&map, &in, c), 0);
-	err = sched_interval_compute(a, b, &map, f, iv);
 	class_map_free(&map);
-	class_map_input_free(&in);
 	return err;
 }
 

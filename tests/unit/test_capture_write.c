@@ -70,8 +70,8 @@ static void write_capture(const char *path, int intervals)
 	struct probe_report rep = { .family = "softirq", .attach = "raw_tp", .n_rejected = 1 };
 	struct capture_meta meta = { .version = "t", .started_at = "2026-01-01T00:00:00Z",
 				     .interval_s = 1, .probes = &rep, .n_probes = 1 };
-	struct cpu_row rows[3], total;
-	struct interval_view iv = { .ncpus = 3, .rows = rows, .total = &total, .dt_s = 1 };
+	struct cpu_row rows[3];
+	struct interval iv = { .ncpus = 3, .rows = rows, .dt_s = 1 };
 	struct capture_summary sum = { .duration_s = intervals, .ncpus = 3, .rows = rows };
 	char err[256];
 
@@ -80,7 +80,7 @@ static void write_capture(const char *path, int intervals)
 	snprintf(meta.host.hostname, sizeof(meta.host.hostname), "db1");
 	meta.host.cpus = 3;
 	rows_init(rows, 3);
-	cpu_rows_total(rows, 3, &total);
+	cpu_rows_total(rows, 3, &iv.total);
 	assert_int_equal(capture_open(&w, path, err, sizeof(err)), 0);
 	assert_int_equal(capture_begin(w, &meta), 0);
 	for (int i = 0; i < intervals; i++) {
@@ -232,7 +232,7 @@ static void test_net_section(void **state)
 {
 	struct capture_writer *w;
 	struct capture_meta meta = { .version = "t", .started_at = "2026-01-01T00:00:00Z", .interval_s = 1 };
-	struct cpu_row rows[3], total;
+	struct cpu_row rows[3];
 	struct net_dev_stats dev = { .name = "veth0", .foreign = true, .netns_name = "ns1",
 				     .qdisc_text = "tbf rate 20Mbit burst 100Kb limit 344.1Kb",
 				     .speed_mbps = NAN, .tx_pps = 1700, .rx_pps = NAN, .tx_mbps = 20.5,
@@ -242,8 +242,7 @@ static void test_net_section(void **state)
 				       .requests_per_s = 10, .resp_p50_us = 3072, .resp_p99_us = 4000,
 				       .reads = 10, .rxq_p50_us = 6, .rxq_p99_us = NAN };
 	struct net_interval net = { .dt_s = 1, .devs = &dev, .n_devs = 1, .ports = &port, .n_ports = 1 };
-	struct interval_view iv = { .ncpus = 3, .rows = rows, .total = &total, .dt_s = 1, .t_s = 1,
-				    .net = &net };
+	struct interval iv = { .ncpus = 3, .rows = rows, .dt_s = 1, .t_s = 1 };
 	struct capture_summary sum = { .duration_s = 1, .ncpus = 3, .rows = rows, .net = &net };
 	char path[128], cmd[1024], err[256];
 
@@ -253,8 +252,10 @@ static void test_net_section(void **state)
 	dev.txq_hist[b1] = 200;        /* weighted: 30 timed skbs stand for 300 */
 	dev.txq_hist[b2] = 100;
 	dev.txq_timed = 30;
+	iv.net = net;
+	iv.have_net = true;
 	rows_init(rows, 3);
-	cpu_rows_total(rows, 3, &total);
+	cpu_rows_total(rows, 3, &iv.total);
 	snprintf(path, sizeof(path), "%s/net.json", dir);
 	assert_int_equal(capture_open(&w, path, err, sizeof(err)), 0);
 	assert_int_equal(capture_begin(w, &meta), 0);

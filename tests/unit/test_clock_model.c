@@ -361,52 +361,6 @@ static void newborn_named_among_clock_threads(void **state)
 	clock_snapshot_free(&b);
 }
 
-/* The vDSO share reaches the sched row of the same class of the same
- * process: two processes with a class of one name do not mix. */
-static void vdso_share_by_class_index(void **state)
-{
-	struct sched_snapshot s0, s1;
-	struct clock_snapshot a, b;
-	struct sched_interval si;
-	struct clock_interval ci;
-	struct class_map map;
-
-	sched_snapshot_init(&s0);
-	sched_snapshot_init(&s1);
-	s1.mono_ns = 1000000000ull;
-	sched_sample(&s1, 50, 50, "db", "", 100, 0, 0);
-	sched_sample(&s1, 50, 51, "w-1", "", 100, 0, 0);
-	sched_sample(&s1, 50, 52, "w-2", "", 100, 0, 0);
-	sched_sample(&s1, 70, 70, "db", "", 100, 0, 0);
-	sched_sample(&s1, 70, 71, "w-1", "", 100, 0, 0);
-	sched_sample(&s1, 70, 72, "w-2", "", 100, 0, 0);
-	sched_snapshot_sort(&s1);
-	clock_snapshot_init(&a);
-	clock_snapshot_init(&b);
-	b.mono_ns = 1000000000ull;
-	add(&b, 50, 51, "w-1", 100, 40, 0, 0, 0);          /* 40 % in the vDSO */
-	add(&b, 50, 50, "db", 100, 0, 0, 0, 0);
-	add(&b, 70, 70, "db", 100, 10, 0, 0, 0);           /* 10 %; its w-* read nothing */
-	clock_snapshot_sort(&b);
-
-	tick_map(&s1, &a, &b, &map);
-	assert_int_equal(sched_interval_compute(&s0, &s1, &map, NULL, &si), 0);
-	assert_int_equal(clock_interval_compute(&a, &b, &map, NULL, &ci), 0);
-	assert_int_equal(clock_vdso_share(&ci, &map, &si), 0);
-	assert_int_equal(si.n_groups, 2);
-	assert_float_equal(sched_row(&si, 50, "w-*")->vdso_pct, 40.0, 1e-9);
-	assert_float_equal(sched_row(&si, 50, "db")->vdso_pct, 0.0, 1e-9);
-	assert_float_equal(sched_row(&si, 50, NULL)->vdso_pct, 20.0, 1e-9);
-	assert_float_equal(sched_row(&si, 70, "db")->vdso_pct, 10.0, 1e-9);
-	assert_true(isnan(sched_row(&si, 70, "w-*")->vdso_pct));   /* no clock row */
-	assert_float_equal(sched_row(&si, 70, NULL)->vdso_pct, 10.0, 1e-9);
-	clock_interval_free(&ci);
-	sched_interval_free(&si);
-	class_map_free(&map);
-	sched_snapshot_free(&s1);
-	clock_snapshot_free(&b);
-}
-
 static void sys_names(void **state)
 {
 	assert_string_equal(clock_sys_name(DBT_CLOCK_SYS_CLOCK_GETTIME), "clock_gettime");
@@ -424,7 +378,6 @@ int main(void)
 		cmocka_unit_test(fn_table_from_image),
 		cmocka_unit_test(sched_threads_name_classes),
 		cmocka_unit_test(newborn_named_among_clock_threads),
-		cmocka_unit_test(vdso_share_by_class_index),
 		cmocka_unit_test(sys_names),
 	};
 
