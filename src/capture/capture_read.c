@@ -194,13 +194,13 @@ static int read_cpus(json_object *a, struct capture *cap)
 	return 0;
 }
 
-static int add_interval_classes(struct capture_ival *iv, json_object *procs);
+static int add_interval_classes(struct capture_interval *iv, json_object *procs);
 
 static int add_interval(struct capture *cap, size_t *cap_len, json_object *o)
 {
 	json_object *a = jarray(o, "cpus");
 	size_t n = a ? json_object_array_length(a) : 0;
-	struct capture_ival *iv;
+	struct capture_interval *iv;
 	int err = VEC_RESERVE(cap->intervals, *cap_len, (size_t)cap->n_intervals + 1);
 
 	if (err)
@@ -215,7 +215,7 @@ static int add_interval(struct capture *cap, size_t *cap_len, json_object *o)
 	cap->n_intervals++;
 	for (size_t i = 0; i < n; i++) {
 		json_object *c = json_object_array_get_idx(a, i), *pct = member(c, "softirq_pct");
-		struct capture_ival_cpu *ic = &iv->cpus[iv->n_cpus++];
+		struct capture_interval_cpu *ic = &iv->cpus[iv->n_cpus++];
 
 		ic->cpu = (int)jint(c, "cpu", -1);
 		for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
@@ -226,7 +226,7 @@ static int add_interval(struct capture *cap, size_t *cap_len, json_object *o)
 }
 
 /* The classes of an interval's processes that carry a wall-time budget. */
-static int add_interval_classes(struct capture_ival *iv, json_object *procs)
+static int add_interval_classes(struct capture_interval *iv, json_object *procs)
 {
 	size_t n = 0, np = procs ? json_object_array_length(procs) : 0;
 
@@ -243,7 +243,7 @@ static int add_interval_classes(struct capture_ival *iv, json_object *procs)
 
 		for (size_t k = 0; cls && k < json_object_array_length(cls); k++) {
 			json_object *c = json_object_array_get_idx(cls, k);
-			struct capture_ival_class *ic = &iv->classes[iv->n_classes];
+			struct capture_interval_class *ic = &iv->classes[iv->n_classes];
 
 			if (!capture_time_read_shares(c, ic->pct))
 				continue;

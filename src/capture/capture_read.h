@@ -23,7 +23,7 @@
 #define CAPTURE_MAX_FAMILIES 8
 
 /* One CPU in one interval: what the heatmap needs. NAN: not measured. */
-struct capture_ival_cpu {
+struct capture_interval_cpu {
 	int cpu;
 	float softirq_pct[DBT_SOFTIRQ_VECS];
 	float softirq_total_pct;
@@ -31,17 +31,19 @@ struct capture_ival_cpu {
 
 /* One thread class's wall-time budget in one interval: what the
  * report's bars over time need. */
-struct capture_ival_class {
+struct capture_interval_class {
 	int pid;
 	char name[TCLASS_NAME_MAX];
 	float pct[CT_STATES];          /* NAN: not measured */
 };
 
-struct capture_ival {
+/* One interval of a capture as read back: of struct interval, only what
+ * the report draws over time, kept compact. */
+struct capture_interval {
 	double t, dt;
-	struct capture_ival_cpu *cpus;
+	struct capture_interval_cpu *cpus;
 	int n_cpus;
-	struct capture_ival_class *classes;   /* those with a "time" */
+	struct capture_interval_class *classes;   /* those with a "time" */
 	int n_classes;
 };
 
@@ -66,7 +68,7 @@ struct capture {
 	/* whole capture, valid CPUs only; wait_hist and raises are not kept */
 	struct cpu_row *cpus;
 	int n_cpus;
-	struct capture_ival *intervals;
+	struct capture_interval *intervals;
 	int n_intervals;
 	/* sched family: processes with their classes (cpus_allowed filled,
 	 * the class's CPU mask from cpus_ran_on); absent: have_sched false */

@@ -305,7 +305,7 @@ static int heat_cpus(const struct capture *c, int **out)
 	return n;
 }
 
-static double ival_value(const struct capture_ival *iv, int cpu, int vec)
+static double interval_value(const struct capture_interval *iv, int cpu, int vec)
 {
 	for (int k = 0; k < iv->n_cpus; k++)
 		if (iv->cpus[k].cpu == cpu)
@@ -329,7 +329,7 @@ static double heat_series(FILE *f, const struct capture *c, const int *cpus, int
 			int n = 0;
 
 			for (int i = from; i < to; i++) {
-				double v = ival_value(&c->intervals[i], cpus[k], vec);
+				double v = interval_value(&c->intervals[i], cpus[k], vec);
 
 				if (isfinite(v)) {
 					sum += v;
@@ -547,7 +547,7 @@ static const char *const state_colour[CT_STATES] = {
 	"#2e7d32", "#f9a825", "#8e24aa", "#c62828", "#1565c0", "#6d4c41", "#90a4ae", "#00838f", "#455a64",
 };
 
-static const struct capture_ival_class *ival_class(const struct capture_ival *iv, int pid,
+static const struct capture_interval_class *interval_class(const struct capture_interval *iv, int pid,
 						   const char *name)
 {
 	for (int i = 0; i < iv->n_classes; i++)
@@ -571,7 +571,7 @@ static void time_bars(FILE *f, const struct capture *c, const struct sched_group
 	fprintf(f, "</figcaption><svg class=\"time\" width=\"%d\" height=\"%d\" role=\"img\">",
 		c->n_intervals * bw + 2, h + 2);
 	for (int i = 0; i < c->n_intervals; i++) {
-		const struct capture_ival_class *ic = ival_class(&c->intervals[i], p->pid, s->name);
+		const struct capture_interval_class *ic = interval_class(&c->intervals[i], p->pid, s->name);
 		double y = h + 1;
 
 		for (int st = 0; ic && st < CT_STATES; st++) {
