@@ -51,7 +51,7 @@ LIB_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
 TOOL_BINS  := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
-.PHONY: all deps test-deps run test unit bats tools bench install clean layers demo
+.PHONY: all deps test-deps run test unit bats tools bench install clean layers demo docs
 .DELETE_ON_ERROR:
 # Keep the BPF objects: bpftool reads them and tests inspect them.
 .SECONDARY: $(BPF_OBJS)
@@ -196,6 +196,17 @@ $(BUILD)/tests/tools/replay: tests/tools/replay.c $(BUILD)/libdbtrace.a
 	$(call msg,TOOL,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -DFIXTURES='"$(CURDIR)/tests/fixtures"' $< $(BUILD)/libdbtrace.a -o $@ $(LIB_LDLIBS)
+
+# The generated blocks of the docs (the field tables of
+# docs/capture-schema.md) from the tables of figures (src/figures/):
+# `make docs` after changing a table; test_figures_doc fails until then.
+DOCS_GENERATED := docs/capture-schema.md
+$(BUILD)/gen_docs: scripts/gen_docs.c $(BUILD)/libdbtrace.a
+	$(call msg,GEN,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(BUILD)/libdbtrace.a -o $@ $(LIB_LDLIBS)
+
+docs: $(BUILD)/gen_docs
+	$(Q)$(BUILD)/gen_docs $(DOCS_GENERATED)
 
 # What the running kernel lets load and attach (fentry, tp_btf, kprobe,
 # ...): the integration tests derive the attach path they expect from it.

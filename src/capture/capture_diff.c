@@ -1,4 +1,5 @@
 #include "capture/capture_diff.h"
+#include "figures/figures.h"
 #include "core/vec.h"
 #include "model/net_loss.h"
 #include "model/softirq_vec.h"
@@ -9,17 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum better { LOWER, HIGHER, NEUTRAL };
+/* How a metric is judged (figures/figure.h): which way is better, and
+ * the change that is still noise (absolute, and relative to the larger
+ * value). */
+#define SPEC(metric_, better_, abs_, rel_) { better_, abs_, rel_, 0, metric_, 0 }
+#define LOWER FIG_LOWER
+#define HIGHER FIG_HIGHER
+#define NEUTRAL FIG_NEUTRAL
 
-/* How a metric is judged: which way is better, and the change that is
- * still noise (absolute, and relative to the larger value). */
-struct spec {
-	const char *metric;
-	enum better better;
-	double abs_floor, rel_floor;
-};
-
-static const struct spec softirq_spec = { NULL, LOWER, 0.5, 0.10 };
+static const struct fig_diff softirq_spec = SPEC(NULL, LOWER, 0.5, 0.10);
 
 /* A row key and the two things it stands for (either may be NULL). */
 struct pair {
@@ -59,7 +58,7 @@ static struct cdiff_row *new_row(struct capture_diff *d, enum cdiff_section_id i
 	return r;
 }
 
-static enum cdiff_dir judge(const struct spec *sp, double a, double b)
+static enum cdiff_dir judge(const struct fig_diff *sp, double a, double b)
 {
 	double delta = b - a, big = fmax(fabs(a), fabs(b));
 
@@ -76,7 +75,7 @@ static enum cdiff_dir judge(const struct spec *sp, double a, double b)
 
 /* A numeric row; none when neither capture has a number. */
 static int num_row(struct capture_diff *d, enum cdiff_section_id id, const char *key,
-		   const struct spec *sp, const char *metric, double a, double b)
+		   const struct fig_diff *sp, const char *metric, double a, double b)
 {
 	struct cdiff_row *r;
 
@@ -273,78 +272,28 @@ static int softirq_section(struct capture_diff *d, const struct capture *a, cons
 	return err;
 }
 
-static const struct spec class_specs[] = {
-	{ "threads", NEUTRAL, 0, 0 },
-	{ "oncpu_pct", NEUTRAL, 2, 0.10 },
-	{ "csw_voluntary_per_s", NEUTRAL, 10, 0.20 },
-	{ "csw_involuntary_per_s", LOWER, 10, 0.20 },
-	{ "runq_p50_us", LOWER, 5, 0.25 },
-	{ "runq_p99_us", LOWER, 20, 0.25 },
-	{ "runnable_avg", NEUTRAL, 0.1, 0.10 },
-	{ "softirq_lost_pct", LOWER, 0.5, 0.10 },
-};
-
-static double class_value(const struct sched_class_stats *c, int k)
+/* The rows of one key (a class, a port) for the figures of t diff
+ * compares, a and b its rows in the two captures (either NULL: not in
+ * that capture). A figure shown only from a size (a state a class was
+ * hardly in) has no row when neither side reaches it. */
+static int figure_rows(struct capture_diff *d, enum cdiff_section_id id, const char *key,
+		       const struct fig_table *t, const void *a, const void *b)
 {
-	if (!c)
-		return NAN;
-	switch (k) {
-	case 0: return c->threads;
-	case 1: return c->oncpu_pct;
-	case 2: return c->vol_per_s;
-	case 3: return c->invol_per_s;
-	case 4: return c->runq_p50_us;
-	case 5: return c->runq_p99_us;
-	case 6: return c->runnable_avg;
-	default: return c->softirq_lost_pct;
-	}
-}
+	struct fig_ref refs[64];
+	int n = figure_diff_rows(t, refs, 64), err = 0;
 
-/* The wall-time budget: each state's share, "time_<state>_pct" (and the
- * blocked sum); moves of a few points are noise. Neutral: a class that
- * blocks less may just have less to wait for. */
-static const struct spec time_spec = { NULL, NEUTRAL, 3, 0.10 };
-
-/* Past the states: the blocked sum, then oncpu's user and system parts
- * (NAN where the split is unknown). */
-enum { TIME_BLOCKED = CT_STATES, TIME_ONCPU_USER, TIME_ONCPU_SYSTEM, TIME_ROWS };
-
-static double time_value(const struct sched_class_stats *c, int s)
-{
-	if (!c || !c->time.thread_ns)
-		return NAN;
-	switch (s) {
-	case TIME_BLOCKED: return c->time.blocked_pct;
-	case TIME_ONCPU_USER: return c->time.oncpu_user_pct;
-	case TIME_ONCPU_SYSTEM: return c->time.oncpu_sys_pct;
-	default: return c->time.pct[s];
-	}
-}
-
-static const char *time_metric(int s)
-{
-	switch (s) {
-	case TIME_BLOCKED: return "blocked";
-	case TIME_ONCPU_USER: return "oncpu_user";
-	case TIME_ONCPU_SYSTEM: return "oncpu_system";
-	default: return class_state_name(s);
-	}
-}
-
-static int time_rows(struct capture_diff *d, const struct pair *p)
-{
-	int err = 0;
-
-	for (int s = 0; s < TIME_ROWS && !err; s++) {
+	if (n < 0)
+		return -ENOMEM;
+	for (int i = 0; i < n && i < 64 && !err; i++) {
+		const struct fig_ref *r = &refs[i];
+		double x = a ? figure_value(r->f, a, r->key) : NAN, y = b ? figure_value(r->f, b, r->key) : NAN;
 		char metric[32];
 
-		double a = time_value(p->a, s), b = time_value(p->b, s);
-
-		/* a state the class was never in, before or after: no row */
-		if (!(a >= 0.5) && !(b >= 0.5))
+		if (r->diff->shown_from > 0 && !(x >= r->diff->shown_from) && !(y >= r->diff->shown_from))
 			continue;
-		snprintf(metric, sizeof(metric), "time_%s_pct", time_metric(s));
-		err = num_row(d, CDIFF_CLASSES, p->key, &time_spec, metric, a, b);
+		snprintf(metric, sizeof(metric), r->diff->metric ? r->diff->metric : r->f->name,
+			 r->f->keys ? r->f->keys->name(r->key) : "");
+		err = num_row(d, id, key, r->diff, metric, x, y);
 	}
 	return err;
 }
@@ -383,22 +332,20 @@ static int classes_section(struct capture_diff *d, const struct capture *a, cons
 		err = class_pairs(&ps, &b->sched, true);
 	pairs_top(&ps, top_n);
 	for (int i = 0; i < ps.n && !err; i++) {
-		for (size_t k = 0; k < sizeof(class_specs) / sizeof(class_specs[0]) && !err; k++)
-			err = num_row(d, CDIFF_CLASSES, ps.p[i].key, &class_specs[k], NULL,
-				      class_value(ps.p[i].a, (int)k), class_value(ps.p[i].b, (int)k));
+		err = figure_rows(d, CDIFF_CLASSES, ps.p[i].key, &fig_classes, ps.p[i].a, ps.p[i].b);
 		if (!err)
-			err = time_rows(d, &ps.p[i]);
+			err = figure_rows(d, CDIFF_CLASSES, ps.p[i].key, &fig_time, ps.p[i].a, ps.p[i].b);
 	}
 	free(ps.p);
 	return err;
 }
 
-static const struct spec port_specs[] = {
-	{ "requests_per_s", HIGHER, 1, 0.05 },
-	{ "response_p50_us", LOWER, 5, 0.25 },
-	{ "response_p99_us", LOWER, 5, 0.25 },
-	{ "rxq_p50_us", LOWER, 5, 0.25 },
-	{ "rxq_p99_us", LOWER, 5, 0.25 },
+static const struct fig_diff port_specs[] = {
+	SPEC("requests_per_s", HIGHER, 1, 0.05),
+	SPEC("response_p50_us", LOWER, 5, 0.25),
+	SPEC("response_p99_us", LOWER, 5, 0.25),
+	SPEC("rxq_p50_us", LOWER, 5, 0.25),
+	SPEC("rxq_p99_us", LOWER, 5, 0.25),
 };
 
 static double port_value(const struct net_port_stats *p, int k)
@@ -414,14 +361,14 @@ static double port_value(const struct net_port_stats *p, int k)
 	}
 }
 
-static const struct spec dev_specs[] = {
-	{ "tx_mbps", NEUTRAL, 0.1, 0.05 },
-	{ "rx_mbps", NEUTRAL, 0.1, 0.05 },
-	{ "tx_pps", NEUTRAL, 10, 0.05 },
-	{ "rx_pps", NEUTRAL, 10, 0.05 },
-	{ "util_pct", NEUTRAL, 1, 0.05 },
-	{ "txq_p50_us", LOWER, 5, 0.25 },
-	{ "txq_p99_us", LOWER, 5, 0.25 },
+static const struct fig_diff dev_specs[] = {
+	SPEC("tx_mbps", NEUTRAL, 0.1, 0.05),
+	SPEC("rx_mbps", NEUTRAL, 0.1, 0.05),
+	SPEC("tx_pps", NEUTRAL, 10, 0.05),
+	SPEC("rx_pps", NEUTRAL, 10, 0.05),
+	SPEC("util_pct", NEUTRAL, 1, 0.05),
+	SPEC("txq_p50_us", LOWER, 5, 0.25),
+	SPEC("txq_p99_us", LOWER, 5, 0.25),
 };
 
 static double dev_value(const struct net_dev_stats *v, int k)
@@ -441,13 +388,13 @@ static double dev_value(const struct net_dev_stats *v, int k)
 
 /* The loss family's numbers beside a port or device row of a capture
  * (NAN when that capture has none). */
-static const struct spec port_loss_specs[] = {
-	{ "retransmits_per_s", LOWER, 1, 0.25 },
-	{ "rto_per_s", LOWER, 0.2, 0.25 },
-	{ "rto_wait_pct", LOWER, 0.05, 0.25 },
-	{ "drops_per_s", LOWER, 1, 0.25 },
+static const struct fig_diff port_loss_specs[] = {
+	SPEC("retransmits_per_s", LOWER, 1, 0.25),
+	SPEC("rto_per_s", LOWER, 0.2, 0.25),
+	SPEC("rto_wait_pct", LOWER, 0.05, 0.25),
+	SPEC("drops_per_s", LOWER, 1, 0.25),
 };
-static const struct spec dev_drops_spec = { "drops_per_s", LOWER, 1, 0.25 };
+static const struct fig_diff dev_drops_spec = SPEC("drops_per_s", LOWER, 1, 0.25);
 
 static double port_loss_value(const struct net_interval *ni, const struct net_port_stats *p, int k)
 {
@@ -543,10 +490,10 @@ static int net_sections(struct capture_diff *d, const struct capture *a, const s
 	return err;
 }
 
-static const struct spec clock_specs[] = {
-	{ "vdso_pct", LOWER, 1, 0.10 },
-	{ "clock_sys_pct", LOWER, 1, 0.10 },
-	{ "clock_syscalls_per_s", LOWER, 10, 0.10 },
+static const struct fig_diff clock_specs[] = {
+	SPEC("vdso_pct", LOWER, 1, 0.10),
+	SPEC("clock_sys_pct", LOWER, 1, 0.10),
+	SPEC("clock_syscalls_per_s", LOWER, 10, 0.10),
 };
 
 static double clock_value(const struct clock_stats *c, int k)

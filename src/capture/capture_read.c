@@ -4,12 +4,11 @@
  * instead of becoming one tree of the whole document. */
 #define _GNU_SOURCE
 #include "capture/capture_read.h"
-#include "capture/capture_time.h"
+#include "capture/capture_sched.h"
 #include "capture/capture_loss.h"
 #include "capture/capture_write.h"
 #include "core/vec.h"
 #include "model/hist.h"
-#include "sysinfo/cpuset.h"
 #include "model/softirq_vec.h"
 
 #include <errno.h>
@@ -194,8 +193,6 @@ static int read_cpus(json_object *a, struct capture *cap)
 	return 0;
 }
 
-static int add_interval_classes(struct capture_interval *iv, json_object *procs);
-
 static int add_interval(struct capture *cap, size_t *cap_len, json_object *o)
 {
 	json_object *a = jarray(o, "cpus");
@@ -222,105 +219,7 @@ static int add_interval(struct capture *cap, size_t *cap_len, json_object *o)
 			ic->softirq_pct[v] = (float)jnum(pct, softirq_vec_key(v));
 		ic->softirq_total_pct = (float)jnum(pct, "total");
 	}
-	return add_interval_classes(iv, jarray(o, "processes"));
-}
-
-/* The classes of an interval's processes that carry a wall-time budget. */
-static int add_interval_classes(struct capture_interval *iv, json_object *procs)
-{
-	size_t n = 0, np = procs ? json_object_array_length(procs) : 0;
-
-	for (size_t i = 0; i < np; i++) {
-		json_object *cls = jarray(json_object_array_get_idx(procs, i), "classes");
-
-		n += cls ? json_object_array_length(cls) : 0;
-	}
-	iv->classes = calloc(n ? n : 1, sizeof(*iv->classes));
-	if (!iv->classes)
-		return -ENOMEM;
-	for (size_t i = 0; i < np; i++) {
-		json_object *p = json_object_array_get_idx(procs, i), *cls = jarray(p, "classes");
-
-		for (size_t k = 0; cls && k < json_object_array_length(cls); k++) {
-			json_object *c = json_object_array_get_idx(cls, k);
-			struct capture_interval_class *ic = &iv->classes[iv->n_classes];
-
-			if (!capture_time_read_shares(c, ic->pct))
-				continue;
-			ic->pid = (int)jint(p, "pid", 0);
-			jcopy(ic->name, sizeof(ic->name), c, "name");
-			iv->n_classes++;
-		}
-	}
-	return 0;
-}
-
-static void read_class(json_object *o, struct sched_class_stats *c)
-{
-	struct dbt_cpuset set;
-	const char *ran = jstr(o, "cpus_ran_on");
-
-	memset(c, 0, sizeof(*c));
-	c->map_class = -1;
-	jcopy(c->name, sizeof(c->name), o, "name");
-	c->threads = (int)jint(o, "threads", 0);
-	c->oncpu_pct = jnum(o, "oncpu_pct");
-	c->vol_per_s = jnum(o, "csw_voluntary_per_s");
-	c->invol_per_s = jnum(o, "csw_involuntary_per_s");
-	c->runq_p50_us = jnum(o, "runq_p50_us");
-	c->runq_p99_us = jnum(o, "runq_p99_us");
-	c->runq_max_us = jnum(o, "runq_max_us");
-	c->migrations_per_s = jnum(o, "migrations_per_s");
-	c->runnable_avg = jnum(o, "runnable_avg");
-	c->softirq_lost_pct = jnum(o, "softirq_lost_pct");
-	c->net_softirq_lost_pct = jnum(o, "net_softirq_lost_pct");
-	capture_time_read(o, &c->time);
-	if (ran) {
-		char list[256];
-		char *plus;
-
-		snprintf(list, sizeof(list), "%s", ran);
-		plus = strchr(list, '+');
-		if (plus) {
-			c->cpus_beyond = true;
-			*plus = 0;
-			if (plus > list && plus[-1] == ',')
-				plus[-1] = 0;
-		}
-		if (!dbt_cpuset_parse_list(&set, list))
-			for (int w = 0; w < DBT_SCHED_CPU_WORDS; w++)
-				c->cpus[w] = set.bits[w];
-	}
-}
-
-static int read_processes(json_object *a, struct sched_summary *s, double seconds)
-{
-	size_t n = json_object_array_length(a);
-
-	s->groups = calloc(n ? n : 1, sizeof(*s->groups));
-	if (!s->groups)
-		return -ENOMEM;
-	s->cap = n;
-	s->seconds = seconds;
-	for (size_t i = 0; i < n; i++) {
-		json_object *o = json_object_array_get_idx(a, i), *cls = jarray(o, "classes");
-		struct sched_group_stats *p = &s->groups[s->n_groups++];
-		size_t nc = cls ? json_object_array_length(cls) : 0;
-
-		p->pid = (int)jint(o, "pid", 0);
-		p->n_procs = (int)jint(o, "procs", 0);   /* older captures: unknown */
-		p->map_group = -1;
-		jcopy(p->comm, sizeof(p->comm), o, "comm");
-		jcopy(p->cpus_allowed, sizeof(p->cpus_allowed), o, "cpus_allowed");
-		read_class(o, &p->total);
-		snprintf(p->total.name, sizeof(p->total.name), "%s", p->comm);
-		p->classes = calloc(nc ? nc : 1, sizeof(*p->classes));
-		if (!p->classes)
-			return -ENOMEM;
-		for (size_t k = 0; k < nc; k++)
-			read_class(json_object_array_get_idx(cls, k), &p->classes[p->n_classes++]);
-	}
-	return 0;
+	return capture_sched_read_interval(jarray(o, "processes"), iv);
 }
 
 /* The slot a vDSO function name gets in the capture's own table. */
@@ -695,7 +594,7 @@ static int member_value(struct reader *r, struct capture *cap, const char *key, 
 			return read_cpus(v, cap);
 	} else if (!strcmp(key, "processes") && is_arr && !cap->have_sched) {
 		cap->have_sched = true;
-		return read_processes(v, &cap->sched, cap->duration_s);
+		return capture_sched_read(v, &cap->sched, cap->duration_s);
 	} else if (!strcmp(key, "processes_omitted")) {
 		cap->processes_omitted = is_number(v) ? json_object_get_int(v) : 0;
 	} else if (!strcmp(key, "clock") && is_obj && !cap->have_clock) {

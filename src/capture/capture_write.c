@@ -2,7 +2,7 @@
 #include "capture/capture_write.h"
 #include "capture/capture_loss.h"
 #include "capture/capture_hist.h"
-#include "capture/capture_time.h"
+#include "capture/capture_sched.h"
 #include "core/atomic_file.h"
 #include "model/softirq_vec.h"
 
@@ -134,88 +134,6 @@ static json_object *cpu_array(const struct cpu_row *rows, int n)
 		if (rows[c].valid)
 			json_object_array_add(a, cpu_object(&rows[c]));
 	return a;
-}
-
-static json_object *class_fields(json_object *o, const struct sched_class_stats *c)
-{
-	char cpus[256];
-
-	sched_cpus_format(c->cpus, c->cpus_beyond, cpus, sizeof(cpus));
-	json_object_object_add(o, "threads", json_object_new_int(c->threads));
-	json_object_object_add(o, "oncpu_pct", num(c->oncpu_pct));
-	json_object_object_add(o, "csw_voluntary_per_s", num(c->vol_per_s));
-	json_object_object_add(o, "csw_involuntary_per_s", num(c->invol_per_s));
-	json_object_object_add(o, "runq_p50_us", num(c->runq_p50_us));
-	json_object_object_add(o, "runq_p99_us", num(c->runq_p99_us));
-	json_object_object_add(o, "runq_max_us", num(c->runq_max_us));
-	json_object_object_add(o, "migrations_per_s", num(c->migrations_per_s));
-	json_object_object_add(o, "runnable_avg", num(c->runnable_avg));
-	json_object_object_add(o, "softirq_lost_pct", num(c->softirq_lost_pct));
-	json_object_object_add(o, "net_softirq_lost_pct", num(c->net_softirq_lost_pct));
-	json_object_object_add(o, "cpus_ran_on", json_object_new_string(cpus));
-	capture_time_write(o, &c->time, c->futex_hist);
-	return o;
-}
-
-static json_object *process_object(const struct sched_group_stats *p)
-{
-	json_object *o = json_object_new_object(), *classes = json_object_new_array();
-
-	json_object_object_add(o, "pid", json_object_new_int(p->pid));
-	json_object_object_add(o, "comm", json_object_new_string(p->comm));
-	json_object_object_add(o, "cpus_allowed", json_object_new_string(p->cpus_allowed));
-	if (p->n_procs)
-		json_object_object_add(o, "procs", json_object_new_int(p->n_procs));
-	class_fields(o, &p->total);
-	for (int k = 0; k < p->n_classes; k++) {
-		json_object *c = json_object_new_object();
-
-		json_object_object_add(c, "name", json_object_new_string(p->classes[k].name));
-		json_object_array_add(classes, class_fields(c, &p->classes[k]));
-	}
-	json_object_object_add(o, "classes", classes);
-	return o;
-}
-
-/* "groups": how each summary processes row was formed, and of which
- * processes. */
-static json_object *groups_array(const struct proc_group_log *log, const struct sched_summary *s)
-{
-	json_object *a = json_object_new_array();
-	int shown = s->n_groups < CAPTURE_MAX_PROCS ? s->n_groups : CAPTURE_MAX_PROCS;
-
-	for (int i = 0; i < shown; i++) {
-		const struct proc_group_seen *g = proc_group_log_find(log, s->groups[i].pid);
-		json_object *o, *pids;
-
-		if (!g)
-			continue;
-		o = json_object_new_object();
-		pids = json_object_new_array();
-		json_object_object_add(o, "pid", json_object_new_int(g->pid));
-		json_object_object_add(o, "comm", json_object_new_string(g->comm));
-		json_object_object_add(o, "formed_by", json_object_new_string(
-			g->n_pids > 1 ? proc_group_by_name(log->by) : "pid"));
-		for (size_t k = 0; k < g->n_pids; k++)
-			json_object_array_add(pids, json_object_new_int64(g->pids[k]));
-		json_object_object_add(o, "pids", pids);
-		json_object_object_add(o, "pids_truncated",
-				       json_object_new_boolean(g->n_pids >= PROC_GROUP_SEEN_MAX));
-		json_object_array_add(a, o);
-	}
-	return a;
-}
-
-/* Adds "processes" (the busiest CAPTURE_MAX_PROCS) and "processes_omitted". */
-static void add_processes(json_object *o, const struct sched_group_stats *procs, int n)
-{
-	json_object *a = json_object_new_array();
-	int shown = n < CAPTURE_MAX_PROCS ? n : CAPTURE_MAX_PROCS;
-
-	for (int i = 0; i < shown; i++)
-		json_object_array_add(a, process_object(&procs[i]));
-	json_object_object_add(o, "processes", a);
-	json_object_object_add(o, "processes_omitted", json_object_new_int(n - shown));
 }
 
 /* --- clock family: "clock" ------------------------------------------- */
@@ -509,7 +427,7 @@ int capture_add_interval(struct capture_writer *w, const struct interval *iv)
 	json_object_object_add(o, "dt", json_object_new_double(iv->dt_s));
 	json_object_object_add(o, "cpus", cpus);
 	if (iv->have_sched)
-		add_processes(o, iv->sched.groups, iv->sched.n_groups);
+		capture_sched_write(o, iv->sched.groups, iv->sched.n_groups);
 	if (iv->have_clock)
 		json_object_object_add(o, "clock", clock_object(&iv->clock, iv->clock_fns, iv->clock_hz));
 	if (iv->have_net)
@@ -542,9 +460,9 @@ int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 		capture_loss_cpus(cpus, s->loss);
 	json_object_object_add(o, "cpus", cpus);
 	if (s->sched)
-		add_processes(o, s->sched->groups, s->sched->n_groups);
+		capture_sched_write(o, s->sched->groups, s->sched->n_groups);
 	if (s->sched && s->groups)
-		json_object_object_add(o, "groups", groups_array(s->groups, s->sched));
+		json_object_object_add(o, "groups", capture_sched_groups(s->groups, s->sched));
 	if (s->clock)
 		json_object_object_add(o, "clock", clock_object(s->clock, s->clock_fns, s->clock_hz));
 	if (s->net)

@@ -16,6 +16,7 @@
 #include "model/clock_model.h"
 #include "session/interval.h"
 #include "model/net_model.h"
+#include "capture/capture_sched.h"
 #include "model/sched_summary.h"
 #include "sysinfo/host.h"
 
@@ -58,11 +59,8 @@ struct capture_summary {
 	const struct proc_group_log *groups; /* NULL: not recorded */
 };
 
-/* At most this many processes (by on-CPU time) per interval and in the
- * summary, so a busy host does not make a capture of gigabytes; the number
- * left out is recorded. */
-#define CAPTURE_MAX_PROCS 64
-/* Likewise for the net family's devices (busiest first) and ports. */
+/* At most CAPTURE_MAX_PROCS groups (capture/capture_sched.h), and this
+ * many of the net family's devices (busiest first) and ports. */
 #define CAPTURE_MAX_NET_ROWS 64
 
 struct capture_writer;

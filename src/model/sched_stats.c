@@ -1,5 +1,6 @@
 #include "model/sched_stats.h"
 #include "model/hist.h"
+#include "sysinfo/cpuset.h"
 
 #include <errno.h>
 #include <math.h>
@@ -132,4 +133,23 @@ void sched_cpus_format(const uint64_t *cpus, bool beyond, char *buf, size_t len)
 	}
 	if (beyond)
 		snprintf(buf + at, len - at, "%s", at ? ",+" : "+");
+}
+
+void sched_cpus_parse(const char *text, uint64_t *cpus, bool *beyond)
+{
+	struct dbt_cpuset set;
+	char list[256];
+	char *plus;
+
+	snprintf(list, sizeof(list), "%s", text);
+	plus = strchr(list, '+');
+	if (plus) {
+		*beyond = true;
+		*plus = 0;
+		if (plus > list && plus[-1] == ',')
+			plus[-1] = 0;
+	}
+	if (!dbt_cpuset_parse_list(&set, list))
+		for (int w = 0; w < DBT_SCHED_CPU_WORDS; w++)
+			cpus[w] = set.bits[w];
 }

@@ -71,7 +71,10 @@ void sched_group_free(struct sched_group_stats *g);
 int sched_class_by_oncpu(const void *a, const void *b);
 int sched_group_by_oncpu(const void *a, const void *b);
 
-/* "0-3,8" from a ran-on mask. */
+/* "0-3,8" from a ran-on mask ("+" at the end: CPUs above the mask). */
 void sched_cpus_format(const uint64_t *cpus, bool beyond, char *buf, size_t len);
+/* The mask back from that text; a list that does not parse leaves cpus
+ * as it was. */
+void sched_cpus_parse(const char *text, uint64_t *cpus, bool *beyond);
 
 #endif

@@ -1,19 +1,16 @@
 /* The thread-class table as text, shared by `top` and `top --batch
- * --view classes`. Pure: formats into buffers. */
+ * --view classes`: the classes section's figures (figures/figures.h)
+ * that have a place in top, beside each row's group. Pure: formats into
+ * buffers. */
 #ifndef DBTRACE_RENDER_CLASS_TABLE_H
 #define DBTRACE_RENDER_CLASS_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include "model/sched_interval.h"
+#include "render/class_view.h"
 
 #define CLASS_TABLE_DEFAULT_SORT 'I'   /* involuntary switches/s */
-
-/* A row: one class of one process. */
-struct class_row {
-	const struct sched_group_stats *group;
-	const struct sched_class_stats *cls;
-};
 
 bool class_table_valid_key(char key);
 const char *class_table_key_help(void);

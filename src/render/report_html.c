@@ -3,7 +3,7 @@
 #include "model/hist.h"
 #include "model/net_loss.h"
 #include "model/softirq_vec.h"
-#include "render/time_table.h"
+#include "figures/figures.h"
 
 #include <errno.h>
 #include <math.h>
@@ -472,26 +472,96 @@ static void cpu_table(FILE *f, const struct capture *c)
 	fputs("</tbody></table>\n</section>\n", f);
 }
 
-/* The part of a class's on-CPU % (of a core) spent in user (user true)
- * or system mode, by its time budget's split; NAN when the split is
- * unknown (no tick landed on its threads, or an older capture). */
-static double oncpu_mode_pct(const struct sched_class_stats *s, bool user)
-{
-	double u = s->time.oncpu_user_pct, y = s->time.oncpu_sys_pct;
+/* The columns of a table of classes: the row's group and class (who it
+ * is), and the figures of a section's table that have a place in the
+ * report, in the order of their places. */
+enum who { WHO_FIGURE, WHO_PID, WHO_COMM, WHO_CLASS, WHO_THREADS, WHO_CPUS_ALLOWED };
 
-	if (!isfinite(u) || !isfinite(y) || u + y <= 0)
-		return NAN;
-	return s->oncpu_pct * (user ? u : y) / (u + y);
+struct class_col {
+	const char *title;
+	int at;
+	enum who who;
+	struct fig_ref ref;            /* WHO_FIGURE */
+};
+
+#define CLASS_COLS 40
+
+static int by_at(const void *a, const void *b)
+{
+	const struct class_col *x = a, *y = b;
+
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/* The columns: who (n_who of them, each with its place) and t's. */
+static int class_cols(const struct class_col *who, int n_who, const struct fig_table *t,
+		      struct class_col *cols)
+{
+	struct fig_ref refs[CLASS_COLS];
+	int n = 0, nf = figure_report_cols(t, refs, CLASS_COLS - n_who);
+
+	for (int i = 0; i < n_who; i++)
+		cols[n++] = who[i];
+	for (int i = 0; i < nf && n < CLASS_COLS; i++)
+		cols[n++] = (struct class_col){ refs[i].report->title, refs[i].report->at, WHO_FIGURE, refs[i] };
+	/* stable: insertion sort keeps equal places in order */
+	for (int i = 1; i < n; i++)
+		for (int k = i; k > 0 && by_at(&cols[k - 1], &cols[k]) > 0; k--) {
+			struct class_col tmp = cols[k];
+
+			cols[k] = cols[k - 1];
+			cols[k - 1] = tmp;
+		}
+	return n;
+}
+
+static void class_header(FILE *f, const struct class_col *cols, int n)
+{
+	fputs("<thead><tr>", f);
+	for (int i = 0; i < n; i++) {
+		fputs("<th class=\"sortable\">", f);
+		esc(f, cols[i].title);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead>\n<tbody>\n", f);
+}
+
+/* One class's cells. */
+static void class_cells(FILE *f, const struct fig_table *t, const struct class_col *cols, int n,
+			const struct sched_group_stats *g, const struct sched_class_stats *c)
+{
+	for (int i = 0; i < n; i++) {
+		const struct fig_ref *r = &cols[i].ref;
+		char buf[256];
+		const char *text;
+
+		switch (cols[i].who) {
+		case WHO_PID: td_num(f, g->pid); break;
+		case WHO_COMM: td_text(f, g->comm); break;
+		case WHO_CLASS: td_text(f, c->name); break;
+		case WHO_THREADS: td_num(f, c->threads); break;
+		case WHO_CPUS_ALLOWED: td_text(f, g->cpus_allowed); break;
+		case WHO_FIGURE:
+			if (r->f->type != FIG_TEXT) {
+				td_num(f, figure_value(r->f, c, r->key));
+				break;
+			}
+			text = figure_text(t, r->f, c, NULL, buf, sizeof(buf));
+			td_text(f, text ? text : "");
+			break;
+		}
+	}
 }
 
 static void class_table(FILE *f, const struct capture *c, int top_n)
 {
-	static const char *const cols[] = {
-		"pid", "process", "class", "threads", "on-CPU %", "user %", "system %", "vol/s", "invol/s",
-		"runq p50 µs",
-		"runq p99 µs", "runq max µs", "runnable", "migr/s", "softirq lost %", "CPUs allowed", "ran on",
+	static const struct class_col who[] = {
+		{ .title = "pid", .at = 10, .who = WHO_PID }, { .title = "process", .at = 20, .who = WHO_COMM }, { .title = "class", .at = 30, .who = WHO_CLASS },
+		{ .title = "CPUs allowed", .at = 160, .who = WHO_CPUS_ALLOWED },
 	};
+	struct class_col cols[CLASS_COLS];
 	int shown = c->sched.n_groups < top_n ? c->sched.n_groups : top_n;
+	int n = class_cols(who, (int)(sizeof(who) / sizeof(who[0])), &fig_classes, cols);
 
 	fputs("<section id=\"classes\"><h2>Thread classes</h2>\n", f);
 	if (!c->have_sched) {
@@ -503,33 +573,13 @@ static void class_table(FILE *f, const struct capture *c, int top_n)
 	      "User and system % split the on-CPU % (of a core) as /proc's utime and stime do. "
 	      "Involuntary switches and run-queue delay with more runnable threads than allowed "
 	      "CPUs mean oversubscription. Click a column to sort.</p>\n<table id=\"class-table\">", f);
-	th(f, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+	class_header(f, cols, n);
 	for (int i = 0; i < shown; i++) {
-		const struct sched_group_stats *p = &c->sched.groups[i];
+		const struct sched_group_stats *g = &c->sched.groups[i];
 
-		for (int k = 0; k < p->n_classes; k++) {
-			const struct sched_class_stats *s = &p->classes[k];
-			char ran[256];
-
-			sched_cpus_format(s->cpus, s->cpus_beyond, ran, sizeof(ran));
+		for (int k = 0; k < g->n_classes; k++) {
 			fputs(k ? "<tr>" : "<tr class=\"proc\">", f);
-			td_num(f, p->pid);
-			td_text(f, p->comm);
-			td_text(f, s->name);
-			td_num(f, s->threads);
-			td_num(f, s->oncpu_pct);
-			td_num(f, oncpu_mode_pct(s, true));
-			td_num(f, oncpu_mode_pct(s, false));
-			td_num(f, s->vol_per_s);
-			td_num(f, s->invol_per_s);
-			td_num(f, s->runq_p50_us);
-			td_num(f, s->runq_p99_us);
-			td_num(f, s->runq_max_us);
-			td_num(f, s->runnable_avg);
-			td_num(f, s->migrations_per_s);
-			td_num(f, s->softirq_lost_pct);
-			td_text(f, p->cpus_allowed);
-			td_text(f, ran);
+			class_cells(f, &fig_classes, cols, n, g, &g->classes[k]);
 			fputs("</tr>\n", f);
 		}
 	}
@@ -594,43 +644,25 @@ static void time_bars(FILE *f, const struct capture *c, const struct sched_group
  * on longest with the futex waits' percentiles. */
 static void blocked_table(FILE *f, const struct capture *c, int shown)
 {
-	static const char *const cols[] = {
-		"pid", "process", "class", "threads", "on-CPU %", "run queue %", "softirq %", "futex %",
-		"net %", "disk %", "sleep %", "other syscalls %", "kernel %", "other syscalls",
-		"futex word", "word % of futex", "futex wait p50 µs", "futex wait p99 µs",
+	static const struct class_col who[] = {
+		{ .title = "pid", .at = 10, .who = WHO_PID }, { .title = "process", .at = 20, .who = WHO_COMM }, { .title = "class", .at = 30, .who = WHO_CLASS },
+		{ .title = "threads", .at = 40, .who = WHO_THREADS },
 	};
+	struct class_col cols[CLASS_COLS];
+	int n = class_cols(who, (int)(sizeof(who) / sizeof(who[0])), &fig_time, cols);
 
 	fputs("<h3>Blocked on what</h3>\n<p>Each class's share of its thread-seconds over the whole "
 	      "capture. The futex word is the one its threads waited on longest: near 100% of the futex "
 	      "time, they queue on one lock.</p>\n<table id=\"blocked-table\">", f);
-	th(f, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+	class_header(f, cols, n);
 	for (int i = 0; i < shown; i++) {
-		const struct sched_group_stats *p = &c->sched.groups[i];
+		const struct sched_group_stats *g = &c->sched.groups[i];
 
-		for (int k = 0; k < p->n_classes; k++) {
-			const struct class_time *t = &p->classes[k].time;
-			static const int states[] = { CT_ONCPU, CT_RUNQ, CT_SOFTIRQ, CT_FUTEX, CT_NET,
-						      CT_DISK, CT_SLEEP, CT_PIPE_OTHER, CT_KERNEL };
-			char sys[96], word[24] = "";
-			double word_pct = class_time_top_word_futex_pct(t);
-
-			if (!t->thread_ns)
+		for (int k = 0; k < g->n_classes; k++) {
+			if (!g->classes[k].time.thread_ns)
 				continue;
-			time_table_other_syscalls(sys, sizeof(sys), t);
-			if (!isnan(word_pct))
-				snprintf(word, sizeof(word), "%#llx", (unsigned long long)t->futex_addr[0]);
 			fputs("<tr>", f);
-			td_num(f, p->pid);
-			td_text(f, p->comm);
-			td_text(f, p->classes[k].name);
-			td_num(f, p->classes[k].threads);
-			for (size_t s = 0; s < sizeof(states) / sizeof(states[0]); s++)
-				td_num(f, t->pct[states[s]]);
-			td_text(f, sys);
-			td_text(f, word);
-			td_num(f, word_pct);
-			td_num(f, t->futex_p50_us);
-			td_num(f, t->futex_p99_us);
+			class_cells(f, &fig_time, cols, n, g, &g->classes[k]);
 			fputs("</tr>\n", f);
 		}
 	}

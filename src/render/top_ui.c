@@ -105,13 +105,13 @@ static int draw_cpus(struct top_ui *ui, int y, int last)
 
 /* The per-class tables (the class view, the time view): one row per
  * class of the sched interval, in the table's own columns and order. */
-struct class_view {
+struct class_draw {
 	void (*header)(char *buf, size_t len, char sort_key);
 	int (*rows)(const struct sched_interval *iv, char sort_key, struct class_row **rows);
 	void (*row)(char *buf, size_t len, const struct class_row *r);
 };
 
-static int draw_class_view(struct top_ui *ui, int y, int last, const struct class_view *v, char key)
+static int draw_class_view(struct top_ui *ui, int y, int last, const struct class_draw *v, char key)
 {
 	struct class_row *rows;
 	char line[512];
@@ -137,14 +137,14 @@ static int draw_class_view(struct top_ui *ui, int y, int last, const struct clas
 
 static int draw_classes(struct top_ui *ui, int y, int last)
 {
-	static const struct class_view v = { class_table_header, class_table_rows, class_table_row };
+	static const struct class_draw v = { class_table_header, class_table_rows, class_table_row };
 
 	return draw_class_view(ui, y, last, &v, ui->class_key);
 }
 
 static int draw_time(struct top_ui *ui, int y, int last)
 {
-	static const struct class_view v = { time_table_header, time_table_rows, time_table_row };
+	static const struct class_draw v = { time_table_header, time_table_rows, time_table_row };
 
 	return draw_class_view(ui, y, last, &v, ui->time_key);
 }

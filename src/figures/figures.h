@@ -1,0 +1,29 @@
+/* Every section's table of figures (figures/figure.h), one file each:
+ * figures_cpus.c, figures_classes.c (the classes and their time
+ * budget), figures_clock.c, figures_net.c (devices and ports),
+ * figures_loss.c. A figure added to a section is added here, in its
+ * table, and nowhere else: the capture, diff, the report, top and the
+ * docs walk these. */
+#ifndef DBTRACE_FIGURES_FIGURES_H
+#define DBTRACE_FIGURES_FIGURES_H
+
+#include "figures/figure.h"
+
+/* The members a section's capture code writes and reads itself
+ * (FIG_CUSTOM): lists and objects of keys known only at run time. */
+enum fig_custom {
+	FIG_CUSTOM_SYSCALLS = 1,       /* a class's blocked_by_syscall */
+	FIG_CUSTOM_FUTEX_WORDS,        /* its time.futex.top_addresses */
+	FIG_CUSTOM_COUNT
+};
+
+/* Rows: struct sched_class_stats (a class, or a group's total). */
+extern const struct fig_table fig_classes;
+/* Rows: struct sched_class_stats; the members of its "time". */
+extern const struct fig_table fig_time;
+
+/* All sections, for the docs. */
+extern const struct fig_table *const fig_sections[];
+extern const int fig_n_sections;
+
+#endif

@@ -1,0 +1,50 @@
+/* What top's two views of thread classes share (the class view,
+ * render/class_table.h, and the time view, render/time_table.h): one row
+ * per class of a group, the row's own columns (pid, comm, class, ...)
+ * and the columns of a section's figures (figures/figures.h) that have a
+ * place in top, merged by their places, sorted by any sortable column,
+ * the key help made from the columns. Pure: formats into buffers. */
+#ifndef DBTRACE_RENDER_CLASS_VIEW_H
+#define DBTRACE_RENDER_CLASS_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "figures/figures.h"
+#include "model/sched_interval.h"
+
+/* A row: one class of one group. */
+struct class_row {
+	const struct sched_group_stats *group;
+	const struct sched_class_stats *cls;
+};
+
+/* A column that is the row's, not a figure's. */
+enum class_who { WHO_FIGURE, WHO_PID, WHO_COMM, WHO_CLASS, WHO_THREADS, WHO_PROCS };
+
+struct class_who_col {
+	enum class_who who;
+	struct fig_col col;            /* key, title, width, decimals, place */
+};
+
+struct class_view {
+	const struct fig_table *figs;
+	const struct class_who_col *who;
+	int n_who;
+	char default_key;
+	const char *help_tail;         /* after the sort keys: "v time view  q quit" */
+	size_t text_len;               /* room for a text cell (longer is cut) */
+	bool timed_only;               /* rows of classes with thread time only */
+};
+
+bool class_view_valid_key(const struct class_view *v, char key);
+/* "sort: p PID  t THR ...", then the tail. */
+const char *class_view_key_help(const struct class_view *v, char *buf, size_t len);
+void class_view_header(const struct class_view *v, char *buf, size_t len, char sort_key);
+void class_view_row(const struct class_view *v, char *buf, size_t len, const struct class_row *r);
+/* The interval's rows (caller frees *rows) sorted by the column of
+ * sort_key (the view's default when none has it), highest first, ties by
+ * pid and class name. Returns the number of rows or -ENOMEM. */
+int class_view_rows(const struct class_view *v, const struct sched_interval *iv, char sort_key,
+		    struct class_row **rows);
+
+#endif

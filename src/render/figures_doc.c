@@ -1,0 +1,106 @@
+#define _GNU_SOURCE
+#include "render/figures_doc.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define MARK_OPEN "<!-- figures: "
+#define MARK_OPEN_END " -->"
+#define MARK_CLOSE "<!-- /figures -->"
+
+/* What a member is, when its unit does not say it. */
+static const char *kind(const struct figure *f)
+{
+	if (f->unit && f->unit[0])
+		return f->unit;
+	switch (f->type) {
+	case FIG_INT:
+	case FIG_COUNT:
+		return "count";
+	case FIG_NUM:
+		return "number";
+	case FIG_NS:
+		return "s";
+	case FIG_TEXT:
+		return "text";
+	case FIG_HIST:
+		return "histogram";
+	case FIG_OBJECT:
+		return "object";
+	default:
+		return "list";
+	}
+}
+
+static void rows(FILE *f, const struct fig_table *t, const char *prefix)
+{
+	for (int i = 0; i < t->n; i++) {
+		const struct figure *fig = &t->figs[i];
+		char name[160];
+
+		if (fig->view_only)
+			continue;
+		if (fig->keys && fig->keys->inline_members)
+			snprintf(name, sizeof(name), "%s%s", prefix, fig->keys->doc_name);
+		else if (fig->keys)
+			snprintf(name, sizeof(name), "%s%s.%s", prefix, fig->name, fig->keys->doc_name);
+		else
+			snprintf(name, sizeof(name), "%s%s", prefix, fig->name);
+		fprintf(f, "| `%s` | %s | %s |\n", name, kind(fig), fig->doc ? fig->doc : "");
+		if (fig->type == FIG_OBJECT && !fig->sub->section) {
+			char sub[160];
+
+			snprintf(sub, sizeof(sub), "%s%s.", prefix, fig->name);
+			rows(f, fig->sub, sub);
+		}
+	}
+}
+
+void figures_doc_table(FILE *f, const struct fig_table *t)
+{
+	fputs("| field | unit | meaning |\n| --- | --- | --- |\n", f);
+	rows(f, t, "");
+}
+
+static const struct fig_table *section(const struct fig_table *const *sections, int n, const char *name,
+				       size_t len)
+{
+	for (int i = 0; i < n; i++)
+		if (strlen(sections[i]->section) == len && !strncmp(sections[i]->section, name, len))
+			return sections[i];
+	return NULL;
+}
+
+int figures_doc_update(FILE *out, const char *text, size_t len, const struct fig_table *const *sections,
+		       int n)
+{
+	const char *at = text, *end = text + len;
+
+	while (at < end) {
+		const char *open = memmem(at, (size_t)(end - at), MARK_OPEN, strlen(MARK_OPEN));
+		const char *name, *name_end, *close;
+		const struct fig_table *t;
+
+		if (!open) {
+			fwrite(at, 1, (size_t)(end - at), out);
+			break;
+		}
+		name = open + strlen(MARK_OPEN);
+		name_end = memmem(name, (size_t)(end - name), MARK_OPEN_END, strlen(MARK_OPEN_END));
+		if (!name_end)
+			return -EINVAL;
+		t = section(sections, n, name, (size_t)(name_end - name));
+		close = memmem(name_end, (size_t)(end - name_end), MARK_CLOSE, strlen(MARK_CLOSE));
+		if (!t || !close)
+			return -EINVAL;
+		/* the marker line stays, the table follows it, the close ends it */
+		name_end += strlen(MARK_OPEN_END);
+		fwrite(at, 1, (size_t)(name_end - at), out);
+		fputc('\n', out);
+		figures_doc_table(out, t);
+		at = close;
+		fwrite(at, 1, strlen(MARK_CLOSE), out);
+		at += strlen(MARK_CLOSE);
+	}
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,23 @@
+/* The field tables of docs/capture-schema.md, made from the sections'
+ * tables of figures (figures/figures.h) rather than written by hand: each
+ * block between a marker `<!-- figures: SECTION -->` and `<!-- /figures
+ * -->` is that section's table. `make docs` rewrites the file
+ * (scripts/gen_docs.c); tests/unit/test_figures_doc.c fails when the
+ * committed file differs. Pure: text in, text out. */
+#ifndef DBTRACE_RENDER_FIGURES_DOC_H
+#define DBTRACE_RENDER_FIGURES_DOC_H
+
+#include <stdio.h>
+#include "figures/figure.h"
+
+/* t as a markdown table: | field | unit | meaning |, a row per member
+ * (keyed members as `name.<key>`, an object's members after it). */
+void figures_doc_table(FILE *f, const struct fig_table *t);
+
+/* Writes text (len bytes) to out with every marked block replaced by its
+ * section's table (sections: n tables). Returns 0, or -EINVAL for a
+ * marker that names no section or is not closed. */
+int figures_doc_update(FILE *out, const char *text, size_t len, const struct fig_table *const *sections,
+		       int n);
+
+#endif
