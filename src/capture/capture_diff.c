@@ -490,19 +490,6 @@ static int net_sections(struct capture_diff *d, const struct capture *a, const s
 	return err;
 }
 
-static const struct fig_diff clock_specs[] = {
-	SPEC("vdso_pct", LOWER, 1, 0.10),
-	SPEC("clock_sys_pct", LOWER, 1, 0.10),
-	SPEC("clock_syscalls_per_s", LOWER, 10, 0.10),
-};
-
-static double clock_value(const struct clock_stats *c, int k)
-{
-	if (!c)
-		return NAN;
-	return k == 0 ? c->vdso_pct : k == 1 ? c->sys_pct : c->reads_per_s;
-}
-
 static int clock_pairs(struct pairs *ps, const struct clock_interval *ci, bool after)
 {
 	char (*comms)[16] = calloc((size_t)ci->n_groups + 1, 16);
@@ -542,9 +529,7 @@ static int clock_section(struct capture_diff *d, const struct capture *a, const 
 		err = clock_pairs(&ps, &b->clock, true);
 	pairs_top(&ps, top_n);
 	for (int i = 0; i < ps.n && !err; i++)
-		for (size_t k = 0; k < sizeof(clock_specs) / sizeof(clock_specs[0]) && !err; k++)
-			err = num_row(d, CDIFF_CLOCK, ps.p[i].key, &clock_specs[k], NULL,
-				      clock_value(ps.p[i].a, (int)k), clock_value(ps.p[i].b, (int)k));
+		err = figure_rows(d, CDIFF_CLOCK, ps.p[i].key, &fig_clock, ps.p[i].a, ps.p[i].b);
 	free(ps.p);
 	return err;
 }

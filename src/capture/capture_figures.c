@@ -59,6 +59,11 @@ static struct json_object *value(const struct fig_table *t, const struct figure 
 		return json_object_new_int(((const int *)at(row, f->offset))[key]);
 	case FIG_COUNT:
 		return capture_u64(((const uint64_t *)at(row, f->offset))[key]);
+	case FIG_U32:
+		return capture_u64(((const uint32_t *)at(row, f->offset))[key]);
+	case FIG_LONG:
+		return ((const long *)at(row, f->offset))[key] >= 0
+			       ? capture_u64((uint64_t)((const long *)at(row, f->offset))[key]) : NULL;
 	case FIG_TEXT:
 		s = t->text(f, row, ctx, buf, sizeof(buf));
 		return s ? json_object_new_string(s) : NULL;
@@ -118,6 +123,24 @@ static void *at_mut(void *row, size_t offset)
 	return (char *)row + offset;
 }
 
+/* A count: 0 for a negative one or none, held to what it fits in. */
+static uint64_t count_of(struct json_object *v)
+{
+	double d = capture_number(v);
+
+	if (!isfinite(d) || d <= 0)
+		return 0;
+	return d >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)d;
+}
+
+/* A host setting: -1 (unknown) for none or one out of range. */
+static long setting_of(struct json_object *v)
+{
+	double d = capture_number(v);
+
+	return isfinite(d) && d >= -1 && d < 9.2e18 ? (long)d : -1;
+}
+
 /* v into one value of f (of key); v NULL: what the capture lacks. */
 static int read_value(const struct fig_table *t, const struct figure *f, struct json_object *v, void *row,
 		      int key, void *ctx)
@@ -135,8 +158,14 @@ static int read_value(const struct fig_table *t, const struct figure *f, struct 
 		((int *)at_mut(row, f->offset))[key] = capture_is_number(v) ? (int)json_object_get_int64(v) : 0;
 		break;
 	case FIG_COUNT:
-		((uint64_t *)at_mut(row, f->offset))[key] =
-			capture_is_number(v) && json_object_get_int64(v) > 0 ? (uint64_t)json_object_get_int64(v) : 0;
+		((uint64_t *)at_mut(row, f->offset))[key] = count_of(v);
+		break;
+	case FIG_U32:
+		((uint32_t *)at_mut(row, f->offset))[key] = (uint32_t)(count_of(v) > UINT32_MAX ? UINT32_MAX
+										      : count_of(v));
+		break;
+	case FIG_LONG:
+		((long *)at_mut(row, f->offset))[key] = setting_of(v);
 		break;
 	case FIG_TEXT:
 		t->parse(f, row, v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL,

@@ -4,6 +4,7 @@
  * instead of becoming one tree of the whole document. */
 #define _GNU_SOURCE
 #include "capture/capture_read.h"
+#include "capture/capture_clock.h"
 #include "capture/capture_sched.h"
 #include "capture/capture_loss.h"
 #include "capture/capture_write.h"
@@ -220,105 +221,6 @@ static int add_interval(struct capture *cap, size_t *cap_len, json_object *o)
 		ic->softirq_total_pct = (float)jnum(pct, "total");
 	}
 	return capture_sched_read_interval(jarray(o, "processes"), iv);
-}
-
-/* The slot a vDSO function name gets in the capture's own table. */
-static int fn_slot(struct clock_fn_table *t, const char *name)
-{
-	if (!name || !strcmp(name, "other"))
-		return 0;
-	for (int i = 1; i < DBT_CLOCK_FN_SLOTS; i++) {
-		if (!strcmp(t->name[i], name))
-			return i;
-		if (!t->name[i][0]) {
-			snprintf(t->name[i], sizeof(t->name[i]), "%s", name);
-			return i;
-		}
-	}
-	return 0;
-}
-
-static void read_clock_stats(json_object *o, struct clock_stats *s, struct clock_fn_table *fns)
-{
-	const char *top = jstr(o, "vdso_top_function");
-
-	memset(s, 0, sizeof(*s));
-	s->map_class = -1;
-	jcopy(s->name, sizeof(s->name), o, "name");
-	s->threads = (int)jint(o, "threads", 0);
-	s->samples = jcount(o, "samples");
-	s->vdso_pct = jnum(o, "vdso_pct");
-	s->sys_pct = jnum(o, "clock_sys_pct");
-	s->reads_per_s = jnum(o, "clock_syscalls_per_s");
-	s->top_fn = top ? fn_slot(fns, top) : -1;
-	if (isfinite(s->vdso_pct))
-		s->vdso_samples = (uint64_t)llround(s->vdso_pct * (double)s->samples / 100.0);
-	if (isfinite(s->sys_pct))
-		s->sys_samples = (uint64_t)llround(s->sys_pct * (double)s->samples / 100.0);
-	for (int k = 0; k < DBT_CLOCK_SYS_N; k++)
-		s->per_s[k] = NAN;
-}
-
-/* The capture's syscall_method as one of the writer's own literals (the
- * JSON tree's strings do not outlive the read); NULL when absent (older
- * captures, which always counted) or unknown. */
-static const char *syscall_method(json_object *o)
-{
-	static const char *const known[] = { "fentry", "tracepoint", "raw_syscalls", "sampled" };
-	const char *m = jstr(o, "syscall_method");
-
-	for (size_t i = 0; m && i < sizeof(known) / sizeof(known[0]); i++)
-		if (!strcmp(m, known[i]))
-			return known[i];
-	return NULL;
-}
-
-static int read_clock(json_object *o, struct capture *cap)
-{
-	json_object *a = jarray(o, "processes");
-	size_t n = a ? json_object_array_length(a) : 0;
-	struct clock_interval *ci = &cap->clock;
-
-	cap->clock_hz = (unsigned int)jint(o, "sample_hz", 0);
-	cap->clock_processes_omitted = (int)jint(o, "processes_omitted", 0);
-	ci->dt_s = cap->duration_s;
-	ci->samples = jcount(o, "samples");
-	ci->idle_samples = jcount(o, "idle_samples");
-	ci->update_failed = jcount(o, "lost_samples");
-	ci->evictions = jcount(o, "evicted_threads");
-	ci->syscall_method = syscall_method(o);
-	ci->groups = calloc(n ? n : 1, sizeof(*ci->groups));
-	if (!ci->groups)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		json_object *p = json_object_array_get_idx(a, i), *cls = jarray(p, "classes");
-		json_object *fn = member(p, "vdso_samples"), *sys = member(p, "clock_syscalls");
-		struct clock_group_stats *ps = &ci->groups[ci->n_groups++];
-		size_t nc = cls ? json_object_array_length(cls) : 0;
-
-		ps->pid = (int)jint(p, "pid", 0);
-		ps->map_group = -1;
-		jcopy(ps->comm, sizeof(ps->comm), p, "comm");
-		read_clock_stats(p, &ps->total, &cap->clock_fns);
-		snprintf(ps->total.name, sizeof(ps->total.name), "%s", ps->comm);
-		if (fn && json_object_is_type(fn, json_type_object)) {
-			json_object_object_foreach(fn, key, val)
-				ps->total.vdso[fn_slot(&cap->clock_fns, key)] += (uint64_t)
-					(json_object_get_int64(val) > 0 ? json_object_get_int64(val) : 0);
-		}
-		for (int k = 0; k < DBT_CLOCK_SYS_N; k++) {
-			ps->total.syscalls[k] = jcount(sys, clock_sys_name(k));
-			if (cap->duration_s > 0 && member(sys, clock_sys_name(k)))
-				ps->total.per_s[k] = (double)ps->total.syscalls[k] / cap->duration_s;
-		}
-		ps->classes = calloc(nc ? nc : 1, sizeof(*ps->classes));
-		if (!ps->classes)
-			return -ENOMEM;
-		for (size_t k = 0; k < nc; k++)
-			read_clock_stats(json_object_array_get_idx(cls, k), &ps->classes[ps->n_classes++],
-					 &cap->clock_fns);
-	}
-	return 0;
 }
 
 static void read_device(json_object *o, struct net_dev_stats *d)
@@ -599,7 +501,8 @@ static int member_value(struct reader *r, struct capture *cap, const char *key, 
 		cap->processes_omitted = is_number(v) ? json_object_get_int(v) : 0;
 	} else if (!strcmp(key, "clock") && is_obj && !cap->have_clock) {
 		cap->have_clock = true;
-		return read_clock(v, cap);
+		return capture_clock_read(v, cap->duration_s, &cap->clock, &cap->clock_fns, &cap->clock_hz,
+					  &cap->clock_processes_omitted);
 	} else if (!strcmp(key, "net") && is_obj && !cap->have_net) {
 		cap->have_net = true;
 		return read_net(v, cap);

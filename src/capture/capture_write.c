@@ -2,6 +2,7 @@
 #include "capture/capture_write.h"
 #include "capture/capture_loss.h"
 #include "capture/capture_hist.h"
+#include "capture/capture_clock.h"
 #include "capture/capture_sched.h"
 #include "core/atomic_file.h"
 #include "model/softirq_vec.h"
@@ -134,68 +135,6 @@ static json_object *cpu_array(const struct cpu_row *rows, int n)
 		if (rows[c].valid)
 			json_object_array_add(a, cpu_object(&rows[c]));
 	return a;
-}
-
-/* --- clock family: "clock" ------------------------------------------- */
-
-static void clock_fields(json_object *o, const struct clock_stats *s, const struct clock_fn_table *fns)
-{
-	json_object_object_add(o, "threads", json_object_new_int(s->threads));
-	json_object_object_add(o, "samples", u64(s->samples));
-	json_object_object_add(o, "vdso_pct", num(s->vdso_pct));
-	json_object_object_add(o, "vdso_top_function",
-			       s->top_fn >= 0 ? json_object_new_string(clock_fn_name(fns, s->top_fn)) : NULL);
-	json_object_object_add(o, "clock_sys_pct", num(s->sys_pct));
-	json_object_object_add(o, "clock_syscalls_per_s", num(s->reads_per_s));
-}
-
-static json_object *clock_process(const struct clock_group_stats *p, const struct clock_fn_table *fns,
-				   bool counted)
-{
-	json_object *o = json_object_new_object(), *classes = json_object_new_array();
-	json_object *fn = json_object_new_object(), *sys = json_object_new_object();
-
-	json_object_object_add(o, "pid", json_object_new_int(p->pid));
-	json_object_object_add(o, "comm", json_object_new_string(p->comm));
-	clock_fields(o, &p->total, fns);
-	for (int i = 0; i < DBT_CLOCK_FN_SLOTS; i++)
-		if (p->total.vdso[i])
-			json_object_object_add(fn, clock_fn_name(fns, i), u64(p->total.vdso[i]));
-	json_object_object_add(o, "vdso_samples", fn);
-	/* sampled: nothing counted the calls; null, not 0 */
-	for (int k = 0; k < DBT_CLOCK_SYS_N; k++)
-		json_object_object_add(sys, clock_sys_name(k), counted ? u64(p->total.syscalls[k]) : NULL);
-	json_object_object_add(o, "clock_syscalls", sys);
-	for (int k = 0; k < p->n_classes; k++) {
-		json_object *c = json_object_new_object();
-
-		json_object_object_add(c, "name", json_object_new_string(p->classes[k].name));
-		clock_fields(c, &p->classes[k], fns);
-		json_object_array_add(classes, c);
-	}
-	json_object_object_add(o, "classes", classes);
-	return o;
-}
-
-static json_object *clock_object(const struct clock_interval *iv, const struct clock_fn_table *fns,
-				 unsigned int hz)
-{
-	json_object *o = json_object_new_object(), *a = json_object_new_array();
-	int shown = iv->n_groups < CAPTURE_MAX_PROCS ? iv->n_groups : CAPTURE_MAX_PROCS;
-
-	json_object_object_add(o, "sample_hz", json_object_new_int((int)hz));
-	json_object_object_add(o, "syscall_method",
-			       json_object_new_string(iv->syscall_method ? iv->syscall_method : "sampled"));
-	json_object_object_add(o, "samples", u64(iv->samples));
-	json_object_object_add(o, "idle_samples", u64(iv->idle_samples));
-	json_object_object_add(o, "lost_samples", u64(iv->update_failed));
-	json_object_object_add(o, "evicted_threads", u64(iv->evictions));
-	for (int i = 0; i < shown; i++)
-		json_object_array_add(a, clock_process(&iv->groups[i], fns,
-						       clock_syscalls_counted(iv->syscall_method)));
-	json_object_object_add(o, "processes", a);
-	json_object_object_add(o, "processes_omitted", json_object_new_int(iv->n_groups - shown));
-	return o;
 }
 
 /* --- net family: "net" ----------------------------------------------- */
@@ -429,7 +368,7 @@ int capture_add_interval(struct capture_writer *w, const struct interval *iv)
 	if (iv->have_sched)
 		capture_sched_write(o, iv->sched.groups, iv->sched.n_groups);
 	if (iv->have_clock)
-		json_object_object_add(o, "clock", clock_object(&iv->clock, iv->clock_fns, iv->clock_hz));
+		json_object_object_add(o, "clock", capture_clock_object(&iv->clock, iv->clock_fns, iv->clock_hz));
 	if (iv->have_net)
 		json_object_object_add(o, "net", net_object(&iv->net, iv->have_loss ? &iv->loss : NULL));
 	if (w->intervals++)
@@ -464,7 +403,7 @@ int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 	if (s->sched && s->groups)
 		json_object_object_add(o, "groups", capture_sched_groups(s->groups, s->sched));
 	if (s->clock)
-		json_object_object_add(o, "clock", clock_object(s->clock, s->clock_fns, s->clock_hz));
+		json_object_object_add(o, "clock", capture_clock_object(s->clock, s->clock_fns, s->clock_hz));
 	if (s->net)
 		json_object_object_add(o, "net", net_object(s->net, s->loss));
 	json_object_object_add(o, "findings", findings_array(s->findings));

@@ -18,6 +18,8 @@ enum fig_type {
 	FIG_NUM,                       /* double; NAN: not measured (null in a capture) */
 	FIG_INT,                       /* int */
 	FIG_COUNT,                     /* uint64_t */
+	FIG_U32,                       /* uint32_t count */
+	FIG_LONG,                      /* long: a setting read from the host; negative: unknown (null) */
 	FIG_NS,                        /* uint64_t nanoseconds, written as seconds */
 	FIG_TEXT,                      /* text, made and read back by the table's text functions */
 	FIG_HIST,                      /* a fine histogram (dbtrace/hist.h): __u64[DBT_HIST_BUCKETS] */
@@ -54,6 +56,9 @@ struct fig_col {
 	const char *title;             /* NULL: not a column */
 	int width, decimals;
 	int at;                        /* its place among the view's columns */
+	/* what the key sorts by when not the value shown (both directions
+	 * of a device); NULL: the value */
+	double (*sort)(const void *row);
 };
 
 /* A column of the report's table. */
@@ -84,6 +89,9 @@ struct figure {
 	bool (*known)(const void *row, int key, const void *ctx);
 	/* a number made, not kept at offset */
 	double (*get)(const void *row, int key);
+	/* the value of this row rests on a sample (a histogram timed one
+	 * measurement in sixteen under load): top marks it with '~' */
+	bool (*sampled)(const void *row);
 	/* FIG_OBJECT: the members, of the same row; a table with a section
 	 * name is a section of its own, which views of this one leave out */
 	const struct fig_table *sub;

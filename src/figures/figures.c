@@ -4,6 +4,7 @@
 const struct fig_table *const fig_sections[] = {
 	&fig_classes,
 	&fig_time,
+	&fig_clock,
 };
 
 const int fig_n_sections = (int)(sizeof(fig_sections) / sizeof(fig_sections[0]));

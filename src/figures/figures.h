@@ -22,6 +22,10 @@ extern const struct fig_table fig_classes;
 /* Rows: struct sched_class_stats; the members of its "time". */
 extern const struct fig_table fig_time;
 
+/* Rows: struct clock_stats (a class, or a group's total); the context of
+ * its text: the vDSO function names (struct clock_fn_table). */
+extern const struct fig_table fig_clock;
+
 /* All sections, for the docs. */
 extern const struct fig_table *const fig_sections[];
 extern const int fig_n_sections;

@@ -47,6 +47,21 @@ const char *clock_fn_name(const struct clock_fn_table *t, int slot)
 	return t->name[slot];
 }
 
+int clock_fn_slot(struct clock_fn_table *t, const char *name)
+{
+	if (!name || !strcmp(name, "other"))
+		return 0;
+	for (int i = 1; i < DBT_CLOCK_FN_SLOTS; i++) {
+		if (!strcmp(t->name[i], name))
+			return i;
+		if (!t->name[i][0]) {
+			snprintf(t->name[i], sizeof(t->name[i]), "%s", name);
+			return i;
+		}
+	}
+	return 0;
+}
+
 const char *clock_sys_name(int k)
 {
 	static const char *const names[DBT_CLOCK_SYS_N] = {

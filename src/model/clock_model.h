@@ -46,6 +46,10 @@ void clock_fn_table_build(const struct vdso_syms *syms, uint64_t text_len,
 			  struct clock_fn_table *t);
 /* The slot's name; "other" for slot 0 or an unnamed slot. */
 const char *clock_fn_name(const struct clock_fn_table *t, int slot);
+/* The slot of a function named name, given the next free one when it is
+ * new (a table made from a capture's names); 0 ("other") for NULL,
+ * "other" or a full table. */
+int clock_fn_slot(struct clock_fn_table *t, const char *name);
 
 /* Syscall names in enum dbt_clock_sys order. */
 const char *clock_sys_name(int k);

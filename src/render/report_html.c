@@ -526,9 +526,15 @@ static void class_header(FILE *f, const struct class_col *cols, int n)
 	fputs("</tr></thead>\n<tbody>\n", f);
 }
 
-/* One class's cells. */
-static void class_cells(FILE *f, const struct fig_table *t, const struct class_col *cols, int n,
-			const struct sched_group_stats *g, const struct sched_class_stats *c)
+/* Who a row is, as its own columns show it. */
+struct who_vals {
+	double pid, threads;
+	const char *comm, *cls, *cpus_allowed;
+};
+
+/* One row's cells: its own, and its figures of t (ctx: the section's). */
+static void figure_cells(FILE *f, const struct fig_table *t, const struct class_col *cols, int n,
+			 const struct who_vals *w, const void *row, const void *ctx)
 {
 	for (int i = 0; i < n; i++) {
 		const struct fig_ref *r = &cols[i].ref;
@@ -536,21 +542,30 @@ static void class_cells(FILE *f, const struct fig_table *t, const struct class_c
 		const char *text;
 
 		switch (cols[i].who) {
-		case WHO_PID: td_num(f, g->pid); break;
-		case WHO_COMM: td_text(f, g->comm); break;
-		case WHO_CLASS: td_text(f, c->name); break;
-		case WHO_THREADS: td_num(f, c->threads); break;
-		case WHO_CPUS_ALLOWED: td_text(f, g->cpus_allowed); break;
+		case WHO_PID: td_num(f, w->pid); break;
+		case WHO_COMM: td_text(f, w->comm); break;
+		case WHO_CLASS: td_text(f, w->cls); break;
+		case WHO_THREADS: td_num(f, w->threads); break;
+		case WHO_CPUS_ALLOWED: td_text(f, w->cpus_allowed); break;
 		case WHO_FIGURE:
 			if (r->f->type != FIG_TEXT) {
-				td_num(f, figure_value(r->f, c, r->key));
+				td_num(f, figure_value(r->f, row, r->key));
 				break;
 			}
-			text = figure_text(t, r->f, c, NULL, buf, sizeof(buf));
+			text = figure_text(t, r->f, row, ctx, buf, sizeof(buf));
 			td_text(f, text ? text : "");
 			break;
 		}
 	}
+}
+
+/* One class's cells. */
+static void class_cells(FILE *f, const struct fig_table *t, const struct class_col *cols, int n,
+			const struct sched_group_stats *g, const struct sched_class_stats *c)
+{
+	const struct who_vals w = { g->pid, c->threads, g->comm, c->name, g->cpus_allowed };
+
+	figure_cells(f, t, cols, n, &w, c, NULL);
 }
 
 static void class_table(FILE *f, const struct capture *c, int top_n)
@@ -866,27 +881,15 @@ static void net_section(FILE *f, const struct capture *c, int top_n)
 	fputs("</div>\n</section>\n", f);
 }
 
-static void clock_row(FILE *f, const struct capture *c, const struct clock_group_stats *p,
-		      const struct clock_stats *s, bool first)
-{
-	fputs(first ? "<tr class=\"proc\">" : "<tr>", f);
-	td_num(f, p->pid);
-	td_text(f, p->comm);
-	td_text(f, first ? "(process)" : s->name);
-	td_num(f, s->threads);
-	td_num(f, (double)s->samples);
-	td_num(f, s->vdso_pct);
-	td_text(f, s->top_fn >= 0 ? clock_fn_name(&c->clock_fns, s->top_fn) : "");
-	td_num(f, s->sys_pct);
-	td_num(f, s->reads_per_s);
-	fputs("</tr>\n", f);
-}
-
 static void clock_section(FILE *f, const struct capture *c, int top_n)
 {
-	static const char *const cols[] = { "pid", "process", "class", "threads", "samples", "vDSO %",
-					    "top vDSO function", "clock syscall %", "clock syscalls/s" };
+	static const struct class_col who[] = {
+		{ .title = "pid", .at = 10, .who = WHO_PID }, { .title = "process", .at = 20, .who = WHO_COMM },
+		{ .title = "class", .at = 30, .who = WHO_CLASS },
+	};
+	struct class_col cols[CLASS_COLS];
 	int shown = c->clock.n_groups < top_n ? c->clock.n_groups : top_n;
+	int n = class_cols(who, (int)(sizeof(who) / sizeof(who[0])), &fig_clock, cols);
 
 	fputs("<section id=\"clock\"><h2>Clock reads</h2>\n", f);
 	if (!c->have_clock) {
@@ -899,13 +902,18 @@ static void clock_section(FILE *f, const struct capture *c, int top_n)
 		(unsigned long long)c->clock.samples, (unsigned long long)c->clock.idle_samples);
 	esc(f, c->host.clocksource);
 	fputs("</b>.</p>\n<table id=\"clock-table\">", f);
-	th(f, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+	class_header(f, cols, n);
 	for (int i = 0; i < shown; i++) {
-		const struct clock_group_stats *p = &c->clock.groups[i];
+		const struct clock_group_stats *g = &c->clock.groups[i];
 
-		clock_row(f, c, p, &p->total, true);
-		for (int k = 0; k < p->n_classes; k++)
-			clock_row(f, c, p, &p->classes[k], false);
+		for (int k = -1; k < g->n_classes; k++) {
+			const struct clock_stats *s = k < 0 ? &g->total : &g->classes[k];
+			const struct who_vals w = { g->pid, NAN, g->comm, k < 0 ? "(process)" : s->name, "" };
+
+			fputs(k < 0 ? "<tr class=\"proc\">" : "<tr>", f);
+			figure_cells(f, &fig_clock, cols, n, &w, s, &c->clock_fns);
+			fputs("</tr>\n", f);
+		}
 	}
 	fputs("</tbody></table>\n</section>\n", f);
 }

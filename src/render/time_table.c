@@ -2,10 +2,10 @@
 
 /* The row's own columns; the rest are the time section's. */
 static const struct class_who_col who[] = {
-	{ WHO_PID, { 'p', "PID", 7, 0, 10 } },
-	{ WHO_COMM, { 0, "COMM", 15, 0, 20 } },
-	{ WHO_CLASS, { 0, "CLASS", 20, 0, 30 } },
-	{ WHO_THREADS, { 't', "THR", 5, 0, 40 } },
+	{ WHO_PID, { .key = 'p', .title = "PID", .width = 7, .at = 10 } },
+	{ WHO_COMM, { .key = 0, .title = "COMM", .width = 15, .at = 20 } },
+	{ WHO_CLASS, { .key = 0, .title = "CLASS", .width = 20, .at = 30 } },
+	{ WHO_THREADS, { .key = 't', .title = "THR", .width = 5, .at = 40 } },
 };
 
 static const struct class_view view = {
