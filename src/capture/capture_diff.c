@@ -10,15 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* How a metric is judged (figures/figure.h): which way is better, and
- * the change that is still noise (absolute, and relative to the larger
- * value). */
-#define SPEC(metric_, better_, abs_, rel_) { better_, abs_, rel_, 0, metric_, 0 }
-#define LOWER FIG_LOWER
-#define HIGHER FIG_HIGHER
-#define NEUTRAL FIG_NEUTRAL
-
-static const struct fig_diff softirq_spec = SPEC(NULL, LOWER, 0.5, 0.10);
 
 /* A row key and the two things it stands for (either may be NULL). */
 struct pair {
@@ -58,6 +49,9 @@ static struct cdiff_row *new_row(struct capture_diff *d, enum cdiff_section_id i
 	return r;
 }
 
+/* How a change is judged (figures/figure.h): which way is better, and
+ * the change that is still noise (absolute, and relative to the larger
+ * value). */
 static enum cdiff_dir judge(const struct fig_diff *sp, double a, double b)
 {
 	double delta = b - a, big = fmax(fabs(a), fabs(b));
@@ -68,9 +62,9 @@ static enum cdiff_dir judge(const struct fig_diff *sp, double a, double b)
 		return CDIFF_GONE;
 	if (fabs(delta) <= sp->abs_floor || fabs(delta) <= sp->rel_floor * big)
 		return CDIFF_SAME;
-	if (sp->better == NEUTRAL)
+	if (sp->better == FIG_NEUTRAL)
 		return delta > 0 ? CDIFF_UP : CDIFF_DOWN;
-	return (delta < 0) == (sp->better == LOWER) ? CDIFF_BETTER : CDIFF_WORSE;
+	return (delta < 0) == (sp->better == FIG_LOWER) ? CDIFF_BETTER : CDIFF_WORSE;
 }
 
 /* A numeric row; none when neither capture has a number. */
@@ -231,47 +225,6 @@ static bool has_sirq(const struct capture *c)
 	return false;
 }
 
-static double sirq(const struct cpu_row *r, int v)
-{
-	if (!r || !r->have_sirq)
-		return NAN;
-	return v < 0 ? r->softirq_total_pct : r->softirq_pct[v];
-}
-
-static int softirq_section(struct capture_diff *d, const struct capture *a, const struct capture *b)
-{
-	int max_cpu = -1, err = 0;
-
-	for (int i = 0; i < a->n_cpus; i++)
-		max_cpu = a->cpus[i].cpu > max_cpu ? a->cpus[i].cpu : max_cpu;
-	for (int i = 0; i < b->n_cpus; i++)
-		max_cpu = b->cpus[i].cpu > max_cpu ? b->cpus[i].cpu : max_cpu;
-	for (int cpu = 0; cpu <= max_cpu && !err; cpu++) {
-		const struct cpu_row *ra = cpu_of(a, cpu), *rb = cpu_of(b, cpu);
-		char key[16], metric[32];
-		double ha, hb;
-
-		if (!ra && !rb)
-			continue;
-		snprintf(key, sizeof(key), "cpu%d", cpu);
-		err = num_row(d, CDIFF_SOFTIRQ, key, &softirq_spec, "total_pct", sirq(ra, -1), sirq(rb, -1));
-		/* the vectors that take a visible share on either side */
-		for (int v = 0; v < DBT_SOFTIRQ_VECS && !err; v++) {
-			double x = sirq(ra, v), y = sirq(rb, v);
-
-			if (!(fmax(isnan(x) ? 0 : x, isnan(y) ? 0 : y) >= softirq_spec.abs_floor))
-				continue;
-			snprintf(metric, sizeof(metric), "%s_pct", softirq_vec_key(v));
-			err = num_row(d, CDIFF_SOFTIRQ, key, &softirq_spec, metric, x, y);
-		}
-		ha = ra ? ra->hardirq_pct : NAN;
-		hb = rb ? rb->hardirq_pct : NAN;
-		if (!err && fmax(isnan(ha) ? 0 : ha, isnan(hb) ? 0 : hb) >= softirq_spec.abs_floor)
-			err = num_row(d, CDIFF_SOFTIRQ, key, &softirq_spec, "hardirq_pct", ha, hb);
-	}
-	return err;
-}
-
 /* The rows of one key (a class, a port) for the figures of t diff
  * compares, a and b its rows in the two captures (either NULL: not in
  * that capture). A figure shown only from a size (a state a class was
@@ -294,6 +247,26 @@ static int figure_rows(struct capture_diff *d, enum cdiff_section_id id, const c
 		snprintf(metric, sizeof(metric), r->diff->metric ? r->diff->metric : r->f->name,
 			 r->f->keys ? r->f->keys->name(r->key) : "");
 		err = num_row(d, id, key, r->diff, metric, x, y);
+	}
+	return err;
+}
+
+static int softirq_section(struct capture_diff *d, const struct capture *a, const struct capture *b)
+{
+	int max_cpu = -1, err = 0;
+
+	for (int i = 0; i < a->n_cpus; i++)
+		max_cpu = a->cpus[i].cpu > max_cpu ? a->cpus[i].cpu : max_cpu;
+	for (int i = 0; i < b->n_cpus; i++)
+		max_cpu = b->cpus[i].cpu > max_cpu ? b->cpus[i].cpu : max_cpu;
+	for (int cpu = 0; cpu <= max_cpu && !err; cpu++) {
+		const struct cpu_row *ra = cpu_of(a, cpu), *rb = cpu_of(b, cpu);
+		char key[16];
+
+		if (!ra && !rb)
+			continue;
+		snprintf(key, sizeof(key), "cpu%d", cpu);
+		err = figure_rows(d, CDIFF_SOFTIRQ, key, &fig_cpus, ra, rb);
 	}
 	return err;
 }
@@ -340,80 +313,16 @@ static int classes_section(struct capture_diff *d, const struct capture *a, cons
 	return err;
 }
 
-static const struct fig_diff port_specs[] = {
-	SPEC("requests_per_s", HIGHER, 1, 0.05),
-	SPEC("response_p50_us", LOWER, 5, 0.25),
-	SPEC("response_p99_us", LOWER, 5, 0.25),
-	SPEC("rxq_p50_us", LOWER, 5, 0.25),
-	SPEC("rxq_p99_us", LOWER, 5, 0.25),
-};
-
-static double port_value(const struct net_port_stats *p, int k)
+/* The loss family's row beside a port or device row of a capture (NULL
+ * when that capture has none). */
+static const struct net_port_loss *port_loss_of(const struct net_interval *ni, const struct net_port_stats *p)
 {
-	if (!p)
-		return NAN;
-	switch (k) {
-	case 0: return p->requests_per_s;
-	case 1: return p->resp_p50_us;
-	case 2: return p->resp_p99_us;
-	case 3: return p->rxq_p50_us;
-	default: return p->rxq_p99_us;
-	}
+	return p && ni->port_loss ? &ni->port_loss[p - ni->ports] : NULL;
 }
 
-static const struct fig_diff dev_specs[] = {
-	SPEC("tx_mbps", NEUTRAL, 0.1, 0.05),
-	SPEC("rx_mbps", NEUTRAL, 0.1, 0.05),
-	SPEC("tx_pps", NEUTRAL, 10, 0.05),
-	SPEC("rx_pps", NEUTRAL, 10, 0.05),
-	SPEC("util_pct", NEUTRAL, 1, 0.05),
-	SPEC("txq_p50_us", LOWER, 5, 0.25),
-	SPEC("txq_p99_us", LOWER, 5, 0.25),
-};
-
-static double dev_value(const struct net_dev_stats *v, int k)
+static const struct net_dev_loss *dev_loss_of(const struct net_interval *ni, const struct net_dev_stats *v)
 {
-	if (!v)
-		return NAN;
-	switch (k) {
-	case 0: return v->tx_mbps;
-	case 1: return v->rx_mbps;
-	case 2: return v->tx_pps;
-	case 3: return v->rx_pps;
-	case 4: return v->util_pct;
-	case 5: return v->txq_p50_us;
-	default: return v->txq_p99_us;
-	}
-}
-
-/* The loss family's numbers beside a port or device row of a capture
- * (NAN when that capture has none). */
-static const struct fig_diff port_loss_specs[] = {
-	SPEC("retransmits_per_s", LOWER, 1, 0.25),
-	SPEC("rto_per_s", LOWER, 0.2, 0.25),
-	SPEC("rto_wait_pct", LOWER, 0.05, 0.25),
-	SPEC("drops_per_s", LOWER, 1, 0.25),
-};
-static const struct fig_diff dev_drops_spec = SPEC("drops_per_s", LOWER, 1, 0.25);
-
-static double port_loss_value(const struct net_interval *ni, const struct net_port_stats *p, int k)
-{
-	const struct net_port_loss *l;
-
-	if (!p || !ni->port_loss)
-		return NAN;
-	l = &ni->port_loss[p - ni->ports];
-	switch (k) {
-	case 0: return l->retrans_per_s;
-	case 1: return l->rto_per_s;
-	case 2: return l->stall_pct;
-	default: return l->drops_per_s;
-	}
-}
-
-static double dev_drops(const struct net_interval *ni, const struct net_dev_stats *v)
-{
-	return v && ni->dev_loss ? ni->dev_loss[v - ni->devs].drops_per_s : NAN;
+	return v && ni->dev_loss ? &ni->dev_loss[v - ni->devs] : NULL;
 }
 
 static double zero_nan(double v)
@@ -463,23 +372,18 @@ static int net_sections(struct capture_diff *d, const struct capture *a, const s
 	while (devs.n && devs.p[devs.n - 1].rank <= 0)
 		devs.n--;
 	for (int i = 0; i < ports.n && !err; i++)
-		for (size_t k = 0; k < sizeof(port_specs) / sizeof(port_specs[0]) && !err; k++)
-			err = num_row(d, CDIFF_PORTS, ports.p[i].key, &port_specs[k], NULL,
-				      port_value(ports.p[i].a, (int)k), port_value(ports.p[i].b, (int)k));
+		err = figure_rows(d, CDIFF_PORTS, ports.p[i].key, &fig_ports, ports.p[i].a, ports.p[i].b);
 	for (int i = 0; i < ports.n && !err; i++)
-		for (size_t k = 0; k < sizeof(port_loss_specs) / sizeof(port_loss_specs[0]) && !err; k++)
-			err = num_row(d, CDIFF_PORTS, ports.p[i].key, &port_loss_specs[k], NULL,
-				      port_loss_value(&a->net, ports.p[i].a, (int)k),
-				      port_loss_value(&b->net, ports.p[i].b, (int)k));
+		err = figure_rows(d, CDIFF_PORTS, ports.p[i].key, &fig_port_loss, port_loss_of(&a->net, ports.p[i].a),
+				  port_loss_of(&b->net, ports.p[i].b));
 	for (int i = 0; i < devs.n && !err; i++) {
 		const struct net_dev_stats *x = devs.p[i].a, *y = devs.p[i].b;
 
-		for (size_t k = 0; k < sizeof(dev_specs) / sizeof(dev_specs[0]) && !err; k++)
-			err = num_row(d, CDIFF_DEVICES, devs.p[i].key, &dev_specs[k], NULL,
-				      dev_value(x, (int)k), dev_value(y, (int)k));
+		err = figure_rows(d, CDIFF_DEVICES, devs.p[i].key, &fig_devices, x, y);
 		if (!err)
-			err = num_row(d, CDIFF_DEVICES, devs.p[i].key, &dev_drops_spec, NULL, dev_drops(&a->net, x),
-				      dev_drops(&b->net, y));
+			err = figure_rows(d, CDIFF_DEVICES, devs.p[i].key, &fig_dev_loss, dev_loss_of(&a->net, x),
+					  dev_loss_of(&b->net, y));
+		/* the one text a diff compares: a qdisc added or changed */
 		if (!err)
 			err = text_row(d, CDIFF_DEVICES, devs.p[i].key, "qdisc",
 				       x && x->qdisc_text[0] ? x->qdisc_text : x ? "unknown" : NULL,

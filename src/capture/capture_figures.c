@@ -61,6 +61,8 @@ static struct json_object *value(const struct fig_table *t, const struct figure 
 		return capture_u64(((const uint64_t *)at(row, f->offset))[key]);
 	case FIG_U32:
 		return capture_u64(((const uint32_t *)at(row, f->offset))[key]);
+	case FIG_U16:
+		return json_object_new_int(((const uint16_t *)at(row, f->offset))[key]);
 	case FIG_LONG:
 		return ((const long *)at(row, f->offset))[key] >= 0
 			       ? capture_u64((uint64_t)((const long *)at(row, f->offset))[key]) : NULL;
@@ -163,6 +165,9 @@ static int read_value(const struct fig_table *t, const struct figure *f, struct 
 	case FIG_U32:
 		((uint32_t *)at_mut(row, f->offset))[key] = (uint32_t)(count_of(v) > UINT32_MAX ? UINT32_MAX
 										      : count_of(v));
+		break;
+	case FIG_U16:
+		((uint16_t *)at_mut(row, f->offset))[key] = (uint16_t)count_of(v);
 		break;
 	case FIG_LONG:
 		((long *)at_mut(row, f->offset))[key] = setting_of(v);

@@ -4,7 +4,12 @@
  * never an error; a null number is NAN. The intervals' time series is
  * read one interval at a time and kept compact (per-CPU softirq shares),
  * so an hour-long capture of hundreds of MB reads in bounded memory.
- * With capture_json.c, the only files that include the JSON library. */
+ * capture_read.c walks the document; each section's mapping is in its
+ * own file beside its writer (capture_cpus.c, capture_sched.c,
+ * capture_time.c, capture_clock.c, capture_net.c, capture_loss.c,
+ * capture_findings.c, capture_meta.c), which with capture_json.c are the
+ * only files of the tree that include the JSON library (and the check
+ * report's). */
 #ifndef DBTRACE_CAPTURE_CAPTURE_READ_H
 #define DBTRACE_CAPTURE_CAPTURE_READ_H
 

@@ -45,6 +45,8 @@ double figure_value(const struct figure *f, const void *row, int key)
 		return (double)((const uint64_t *)at)[key];
 	case FIG_U32:
 		return ((const uint32_t *)at)[key];
+	case FIG_U16:
+		return ((const uint16_t *)at)[key];
 	case FIG_LONG:
 		return ((const long *)at)[key] >= 0 ? (double)((const long *)at)[key] : NAN;
 	case FIG_NS:

@@ -19,6 +19,7 @@ enum fig_type {
 	FIG_INT,                       /* int */
 	FIG_COUNT,                     /* uint64_t */
 	FIG_U32,                       /* uint32_t count */
+	FIG_U16,                       /* uint16_t (a port) */
 	FIG_LONG,                      /* long: a setting read from the host; negative: unknown (null) */
 	FIG_NS,                        /* uint64_t nanoseconds, written as seconds */
 	FIG_TEXT,                      /* text, made and read back by the table's text functions */

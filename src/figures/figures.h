@@ -17,6 +17,8 @@ enum fig_custom {
 	FIG_CUSTOM_COUNT
 };
 
+/* Rows: struct cpu_row. */
+extern const struct fig_table fig_cpus;
 /* Rows: struct sched_class_stats (a class, or a group's total). */
 extern const struct fig_table fig_classes;
 /* Rows: struct sched_class_stats; the members of its "time". */
@@ -25,6 +27,22 @@ extern const struct fig_table fig_time;
 /* Rows: struct clock_stats (a class, or a group's total); the context of
  * its text: the vDSO function names (struct clock_fn_table). */
 extern const struct fig_table fig_clock;
+
+/* Rows: struct net_dev_stats, struct net_port_stats (the context of a
+ * port's figures: a bool, true when only the loss family measured it). */
+extern const struct fig_table fig_devices;
+extern const struct fig_table fig_ports;
+/* Beside them, rows: struct net_port_loss, struct net_dev_loss. */
+extern const struct fig_table fig_port_loss;
+extern const struct fig_table fig_dev_loss;
+/* The loss family's own rows: struct loss_drop_stats,
+ * loss_reason_stats, loss_listener_stats, loss_ns_stats, and each CPU's
+ * loss_cpu_stats. */
+extern const struct fig_table fig_drops;
+extern const struct fig_table fig_reasons;
+extern const struct fig_table fig_listeners;
+extern const struct fig_table fig_netstat;
+extern const struct fig_table fig_softnet;
 
 /* All sections, for the docs. */
 extern const struct fig_table *const fig_sections[];

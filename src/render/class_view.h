@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "figures/figures.h"
+#include "render/fig_cols.h"
 #include "model/sched_interval.h"
 
 /* A row: one class of one group. */
@@ -18,17 +19,12 @@ struct class_row {
 	const struct sched_class_stats *cls;
 };
 
-/* A column that is the row's, not a figure's. */
-enum class_who { WHO_FIGURE, WHO_PID, WHO_COMM, WHO_CLASS, WHO_THREADS, WHO_PROCS };
-
-struct class_who_col {
-	enum class_who who;
-	struct fig_col col;            /* key, title, width, decimals, place */
-};
+/* The row's own columns (render/fig_cols.h, by id). */
+enum class_who { WHO_PID = 1, WHO_COMM, WHO_CLASS, WHO_THREADS, WHO_PROCS };
 
 struct class_view {
 	const struct fig_table *figs;
-	const struct class_who_col *who;
+	const struct fig_own_col *who;
 	int n_who;
 	char default_key;
 	const char *help_tail;         /* after the sort keys: "v time view  q quit" */

@@ -16,7 +16,11 @@ static const char *kind(const struct figure *f)
 	switch (f->type) {
 	case FIG_INT:
 	case FIG_COUNT:
+	case FIG_U32:
+	case FIG_LONG:
 		return "count";
+	case FIG_U16:
+		return "port";
 	case FIG_NUM:
 		return "number";
 	case FIG_NS:

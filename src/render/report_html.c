@@ -1,4 +1,5 @@
 #include "render/report_html.h"
+#include "render/report_table.h"
 #include "core/vec.h"
 #include "model/hist.h"
 #include "model/net_loss.h"
@@ -12,50 +13,10 @@
 
 /* --- text ------------------------------------------------------------- */
 
-static void esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
-/* Whole numbers as such, others with fewer decimals the larger they
- * are; "-" for not measured. */
-static void fmt(char *buf, size_t len, double v)
-{
-	if (!isfinite(v))
-		snprintf(buf, len, "-");
-	else if (v == floor(v) || fabs(v) >= 1000)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, fabs(v) >= 10 ? "%.1f" : "%.2f", v);
-}
-
-/* A table cell with its raw value for sorting. */
-static void td_num(FILE *f, double v)
-{
-	char buf[32];
-
-	fmt(buf, sizeof(buf), v);
-	if (isfinite(v))
-		fprintf(f, "<td class=\"n\" data-v=\"%.9g\">%s</td>", v, buf);
-	else
-		fprintf(f, "<td class=\"n na\" data-v=\"\">-</td>");
-}
-
-static void td_text(FILE *f, const char *s)
-{
-	fputs("<td>", f);
-	esc(f, s);
-	fputs("</td>", f);
-}
+#define esc report_esc
+#define fmt report_fmt
+#define td_num report_td_num
+#define td_text report_td_text
 
 /* "64µs", "1.02ms", "2.1s" */
 static void fmt_us(char *buf, size_t len, double us)
@@ -423,22 +384,22 @@ static int heatmap(FILE *f, const struct capture *c)
 
 /* --- tables ----------------------------------------------------------- */
 
-static void th(FILE *f, const char *const *names, int n)
+/* A row's own cells, then its figures' (render/report_table.h). */
+static void table_row(FILE *f, const char *tr, const struct fig_table *const *tables, const struct report_col *cols,
+		      int n, const struct report_own *own, const void *const *rows, const void *ctx)
 {
-	fputs("<thead><tr>", f);
-	for (int i = 0; i < n; i++) {
-		fputs("<th class=\"sortable\">", f);
-		esc(f, names[i]);
-		fputs("</th>", f);
-	}
-	fputs("</tr></thead>\n<tbody>\n", f);
+	fputs(tr, f);
+	report_table_cells(f, tables, cols, n, own, rows, ctx);
+	fputs("</tr>\n", f);
 }
 
 static void cpu_table(FILE *f, const struct capture *c)
 {
-	static const char *const cols[] = { "CPU", "usr %", "sys %", "iowait %", "idle %", "steal %",
-					    "hardirq %", "softirq %" };
+	static const struct report_own_col own[] = { { "CPU", 10, false, 0 } };
+	const struct fig_table *const tables[] = { &fig_cpus };
+	struct report_col cols[REPORT_TABLE_COLS];
 	bool used[DBT_SOFTIRQ_VECS] = { false };
+	int n = report_table_cols(own, 1, tables, 1, cols);
 
 	fputs("<section id=\"cpus\"><h2>Per CPU over the whole capture</h2>\n", f);
 	for (int i = 0; i < c->n_cpus; i++)
@@ -446,24 +407,20 @@ static void cpu_table(FILE *f, const struct capture *c)
 			used[v] |= c->cpus[i].softirq_pct[v] > 0.005;
 	fputs("<table id=\"cpu-table\">", f);
 	fputs("<thead><tr>", f);
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		fprintf(f, "<th class=\"sortable\">%s</th>", cols[i]);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "<th class=\"sortable\">%s</th>", cols[i].title);
+	/* the vectors any CPU spent time in, each a column */
 	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
 		if (used[v])
 			fprintf(f, "<th class=\"sortable\">%s %%</th>", softirq_vec_key(v));
 	fputs("</tr></thead>\n<tbody>\n", f);
 	for (int i = 0; i < c->n_cpus; i++) {
 		const struct cpu_row *r = &c->cpus[i];
+		const struct report_own o = { .num = { r->cpu } };
+		const void *rows[] = { r };
 
 		fputs("<tr>", f);
-		td_num(f, r->cpu);
-		td_num(f, r->usr_pct);
-		td_num(f, r->sys_pct);
-		td_num(f, r->iowait_pct);
-		td_num(f, r->idle_pct);
-		td_num(f, r->steal_pct);
-		td_num(f, r->hardirq_pct);
-		td_num(f, r->softirq_total_pct);
+		report_table_cells(f, tables, cols, n, &o, rows, NULL);
 		for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
 			if (used[v])
 				td_num(f, r->softirq_pct[v]);
@@ -472,111 +429,23 @@ static void cpu_table(FILE *f, const struct capture *c)
 	fputs("</tbody></table>\n</section>\n", f);
 }
 
-/* The columns of a table of classes: the row's group and class (who it
- * is), and the figures of a section's table that have a place in the
- * report, in the order of their places. */
-enum who { WHO_FIGURE, WHO_PID, WHO_COMM, WHO_CLASS, WHO_THREADS, WHO_CPUS_ALLOWED };
-
-struct class_col {
-	const char *title;
-	int at;
-	enum who who;
-	struct fig_ref ref;            /* WHO_FIGURE */
-};
-
-#define CLASS_COLS 40
-
-static int by_at(const void *a, const void *b)
+/* A class row's own columns: its group's pid and name, its name, and
+ * the group's allowed CPUs (num 0, text 0-2). */
+static struct report_own class_own(const struct sched_group_stats *g, const struct sched_class_stats *c)
 {
-	const struct class_col *x = a, *y = b;
-
-	return (x->at > y->at) - (x->at < y->at);
-}
-
-/* The columns: who (n_who of them, each with its place) and t's. */
-static int class_cols(const struct class_col *who, int n_who, const struct fig_table *t,
-		      struct class_col *cols)
-{
-	struct fig_ref refs[CLASS_COLS];
-	int n = 0, nf = figure_report_cols(t, refs, CLASS_COLS - n_who);
-
-	for (int i = 0; i < n_who; i++)
-		cols[n++] = who[i];
-	for (int i = 0; i < nf && n < CLASS_COLS; i++)
-		cols[n++] = (struct class_col){ refs[i].report->title, refs[i].report->at, WHO_FIGURE, refs[i] };
-	/* stable: insertion sort keeps equal places in order */
-	for (int i = 1; i < n; i++)
-		for (int k = i; k > 0 && by_at(&cols[k - 1], &cols[k]) > 0; k--) {
-			struct class_col tmp = cols[k];
-
-			cols[k] = cols[k - 1];
-			cols[k - 1] = tmp;
-		}
-	return n;
-}
-
-static void class_header(FILE *f, const struct class_col *cols, int n)
-{
-	fputs("<thead><tr>", f);
-	for (int i = 0; i < n; i++) {
-		fputs("<th class=\"sortable\">", f);
-		esc(f, cols[i].title);
-		fputs("</th>", f);
-	}
-	fputs("</tr></thead>\n<tbody>\n", f);
-}
-
-/* Who a row is, as its own columns show it. */
-struct who_vals {
-	double pid, threads;
-	const char *comm, *cls, *cpus_allowed;
-};
-
-/* One row's cells: its own, and its figures of t (ctx: the section's). */
-static void figure_cells(FILE *f, const struct fig_table *t, const struct class_col *cols, int n,
-			 const struct who_vals *w, const void *row, const void *ctx)
-{
-	for (int i = 0; i < n; i++) {
-		const struct fig_ref *r = &cols[i].ref;
-		char buf[256];
-		const char *text;
-
-		switch (cols[i].who) {
-		case WHO_PID: td_num(f, w->pid); break;
-		case WHO_COMM: td_text(f, w->comm); break;
-		case WHO_CLASS: td_text(f, w->cls); break;
-		case WHO_THREADS: td_num(f, w->threads); break;
-		case WHO_CPUS_ALLOWED: td_text(f, w->cpus_allowed); break;
-		case WHO_FIGURE:
-			if (r->f->type != FIG_TEXT) {
-				td_num(f, figure_value(r->f, row, r->key));
-				break;
-			}
-			text = figure_text(t, r->f, row, ctx, buf, sizeof(buf));
-			td_text(f, text ? text : "");
-			break;
-		}
-	}
-}
-
-/* One class's cells. */
-static void class_cells(FILE *f, const struct fig_table *t, const struct class_col *cols, int n,
-			const struct sched_group_stats *g, const struct sched_class_stats *c)
-{
-	const struct who_vals w = { g->pid, c->threads, g->comm, c->name, g->cpus_allowed };
-
-	figure_cells(f, t, cols, n, &w, c, NULL);
+	return (struct report_own){ { g->pid, c->threads }, { g->comm, c->name, g->cpus_allowed } };
 }
 
 static void class_table(FILE *f, const struct capture *c, int top_n)
 {
-	static const struct class_col who[] = {
-		{ .title = "pid", .at = 10, .who = WHO_PID }, { .title = "process", .at = 20, .who = WHO_COMM }, { .title = "class", .at = 30, .who = WHO_CLASS },
-		{ .title = "CPUs allowed", .at = 160, .who = WHO_CPUS_ALLOWED },
+	static const struct report_own_col own[] = {
+		{ "pid", 10, false, 0 }, { "process", 20, true, 0 }, { "class", 30, true, 1 },
+		{ "CPUs allowed", 160, true, 2 },
 	};
-	struct class_col cols[CLASS_COLS];
+	const struct fig_table *const tables[] = { &fig_classes };
+	struct report_col cols[REPORT_TABLE_COLS];
 	int shown = c->sched.n_groups < top_n ? c->sched.n_groups : top_n;
-	int n = class_cols(who, (int)(sizeof(who) / sizeof(who[0])), &fig_classes, cols);
+	int n = report_table_cols(own, (int)(sizeof(own) / sizeof(own[0])), tables, 1, cols);
 
 	fputs("<section id=\"classes\"><h2>Thread classes</h2>\n", f);
 	if (!c->have_sched) {
@@ -588,14 +457,15 @@ static void class_table(FILE *f, const struct capture *c, int top_n)
 	      "User and system % split the on-CPU % (of a core) as /proc's utime and stime do. "
 	      "Involuntary switches and run-queue delay with more runnable threads than allowed "
 	      "CPUs mean oversubscription. Click a column to sort.</p>\n<table id=\"class-table\">", f);
-	class_header(f, cols, n);
+	report_table_head(f, cols, n);
 	for (int i = 0; i < shown; i++) {
 		const struct sched_group_stats *g = &c->sched.groups[i];
 
 		for (int k = 0; k < g->n_classes; k++) {
-			fputs(k ? "<tr>" : "<tr class=\"proc\">", f);
-			class_cells(f, &fig_classes, cols, n, g, &g->classes[k]);
-			fputs("</tr>\n", f);
+			const struct report_own o = class_own(g, &g->classes[k]);
+			const void *rows[] = { &g->classes[k] };
+
+			table_row(f, k ? "<tr>" : "<tr class=\"proc\">", tables, cols, n, &o, rows, NULL);
 		}
 	}
 	fputs("</tbody></table>\n", f);
@@ -659,26 +529,27 @@ static void time_bars(FILE *f, const struct capture *c, const struct sched_group
  * on longest with the futex waits' percentiles. */
 static void blocked_table(FILE *f, const struct capture *c, int shown)
 {
-	static const struct class_col who[] = {
-		{ .title = "pid", .at = 10, .who = WHO_PID }, { .title = "process", .at = 20, .who = WHO_COMM }, { .title = "class", .at = 30, .who = WHO_CLASS },
-		{ .title = "threads", .at = 40, .who = WHO_THREADS },
+	static const struct report_own_col own[] = {
+		{ "pid", 10, false, 0 }, { "process", 20, true, 0 }, { "class", 30, true, 1 },
+		{ "threads", 40, false, 1 },
 	};
-	struct class_col cols[CLASS_COLS];
-	int n = class_cols(who, (int)(sizeof(who) / sizeof(who[0])), &fig_time, cols);
+	const struct fig_table *const tables[] = { &fig_time };
+	struct report_col cols[REPORT_TABLE_COLS];
+	int n = report_table_cols(own, (int)(sizeof(own) / sizeof(own[0])), tables, 1, cols);
 
 	fputs("<h3>Blocked on what</h3>\n<p>Each class's share of its thread-seconds over the whole "
 	      "capture. The futex word is the one its threads waited on longest: near 100% of the futex "
 	      "time, they queue on one lock.</p>\n<table id=\"blocked-table\">", f);
-	class_header(f, cols, n);
+	report_table_head(f, cols, n);
 	for (int i = 0; i < shown; i++) {
 		const struct sched_group_stats *g = &c->sched.groups[i];
 
 		for (int k = 0; k < g->n_classes; k++) {
-			if (!g->classes[k].time.thread_ns)
-				continue;
-			fputs("<tr>", f);
-			class_cells(f, &fig_time, cols, n, g, &g->classes[k]);
-			fputs("</tr>\n", f);
+			const struct report_own o = class_own(g, &g->classes[k]);
+			const void *rows[] = { &g->classes[k] };
+
+			if (g->classes[k].time.thread_ns)
+				table_row(f, "<tr>", tables, cols, n, &o, rows, NULL);
 		}
 	}
 	fputs("</tbody></table>\n", f);
@@ -789,13 +660,16 @@ static void svg_hist(FILE *f, const char *caption, const char *id, const __u64 *
 
 static void net_section(FILE *f, const struct capture *c, int top_n)
 {
-	static const char *const dcols[] = { "device", "netns", "qdisc", "speed Mbit/s", "tx pps", "rx pps",
-					     "tx Mbit/s", "rx Mbit/s", "util %", "txq packets", "txq p50 µs",
-					     "txq p99 µs" };
-	static const char *const pcols[] = { "port", "role", "requests", "requests/s", "response p50 µs",
-					     "response p99 µs", "reads", "rxq p50 µs", "rxq p99 µs" };
+	static const struct report_own_col dev_own[] = {
+		{ "device", 10, true, 0 }, { "netns", 20, true, 1 }, { "qdisc", 30, true, 2 },
+	};
+	static const struct report_own_col port_own[] = { { "port", 10, false, 0 }, { "role", 20, true, 0 } };
+	const struct fig_table *const dev_tables[] = { &fig_devices }, *const port_tables[] = { &fig_ports };
+	struct report_col dcols[REPORT_TABLE_COLS], pcols[REPORT_TABLE_COLS];
 	const struct net_interval *ni = &c->net;
 	int nd = ni->n_devs < top_n ? ni->n_devs : top_n, np = ni->n_ports < top_n ? ni->n_ports : top_n;
+	int ndc = report_table_cols(dev_own, 3, dev_tables, 1, dcols);
+	int npc = report_table_cols(port_own, 2, port_tables, 1, pcols);
 
 	fputs("<section id=\"net\"><h2>Network</h2>\n", f);
 	if (!c->have_net) {
@@ -804,45 +678,27 @@ static void net_section(FILE *f, const struct capture *c, int top_n)
 		return;
 	}
 	fputs("<h3>Devices</h3>\n<table id=\"dev-table\">", f);
-	th(f, dcols, (int)(sizeof(dcols) / sizeof(dcols[0])));
+	report_table_head(f, dcols, ndc);
 	for (int i = 0; i < nd; i++) {
 		const struct net_dev_stats *d = &ni->devs[i];
+		const struct report_own o = { { 0 }, { d->name, d->foreign ? d->netns_name : "",
+						      d->qdisc_text[0] ? d->qdisc_text : "?" } };
+		const void *rows[] = { d };
 
-		fputs("<tr>", f);
-		td_text(f, d->name);
-		td_text(f, d->foreign ? d->netns_name : "");
-		td_text(f, d->qdisc_text[0] ? d->qdisc_text : "?");
-		td_num(f, d->speed_mbps);
-		td_num(f, d->tx_pps);
-		td_num(f, d->rx_pps);
-		td_num(f, d->tx_mbps);
-		td_num(f, d->rx_mbps);
-		td_num(f, d->util_pct);
-		td_num(f, (double)d->txq_samples);
-		td_num(f, d->txq_p50_us);
-		td_num(f, d->txq_p99_us);
-		fputs("</tr>\n", f);
+		table_row(f, "<tr>", dev_tables, dcols, ndc, &o, rows, NULL);
 	}
 	fputs("</tbody></table>\n<h3>Service ports</h3>\n", f);
 	if (!np)
 		fputs("<p>No port had a request or a read in the capture.</p>\n", f);
 	else {
 		fputs("<table id=\"port-table\">", f);
-		th(f, pcols, (int)(sizeof(pcols) / sizeof(pcols[0])));
+		report_table_head(f, pcols, npc);
 		for (int i = 0; i < np; i++) {
 			const struct net_port_stats *p = &ni->ports[i];
+			const struct report_own o = { { p->port }, { net_role_name(p->role) } };
+			const void *rows[] = { p };
 
-			fputs("<tr>", f);
-			td_num(f, p->port);
-			td_text(f, net_role_name(p->role));
-			td_num(f, (double)p->requests);
-			td_num(f, p->requests_per_s);
-			td_num(f, p->resp_p50_us);
-			td_num(f, p->resp_p99_us);
-			td_num(f, (double)p->reads);
-			td_num(f, p->rxq_p50_us);
-			td_num(f, p->rxq_p99_us);
-			fputs("</tr>\n", f);
+			table_row(f, "<tr>", port_tables, pcols, npc, &o, rows, NULL);
 		}
 		fputs("</tbody></table>\n", f);
 	}
@@ -883,13 +739,13 @@ static void net_section(FILE *f, const struct capture *c, int top_n)
 
 static void clock_section(FILE *f, const struct capture *c, int top_n)
 {
-	static const struct class_col who[] = {
-		{ .title = "pid", .at = 10, .who = WHO_PID }, { .title = "process", .at = 20, .who = WHO_COMM },
-		{ .title = "class", .at = 30, .who = WHO_CLASS },
+	static const struct report_own_col own[] = {
+		{ "pid", 10, false, 0 }, { "process", 20, true, 0 }, { "class", 30, true, 1 },
 	};
-	struct class_col cols[CLASS_COLS];
+	const struct fig_table *const tables[] = { &fig_clock };
+	struct report_col cols[REPORT_TABLE_COLS];
 	int shown = c->clock.n_groups < top_n ? c->clock.n_groups : top_n;
-	int n = class_cols(who, (int)(sizeof(who) / sizeof(who[0])), &fig_clock, cols);
+	int n = report_table_cols(own, (int)(sizeof(own) / sizeof(own[0])), tables, 1, cols);
 
 	fputs("<section id=\"clock\"><h2>Clock reads</h2>\n", f);
 	if (!c->have_clock) {
@@ -902,17 +758,17 @@ static void clock_section(FILE *f, const struct capture *c, int top_n)
 		(unsigned long long)c->clock.samples, (unsigned long long)c->clock.idle_samples);
 	esc(f, c->host.clocksource);
 	fputs("</b>.</p>\n<table id=\"clock-table\">", f);
-	class_header(f, cols, n);
+	report_table_head(f, cols, n);
 	for (int i = 0; i < shown; i++) {
 		const struct clock_group_stats *g = &c->clock.groups[i];
 
 		for (int k = -1; k < g->n_classes; k++) {
 			const struct clock_stats *s = k < 0 ? &g->total : &g->classes[k];
-			const struct who_vals w = { g->pid, NAN, g->comm, k < 0 ? "(process)" : s->name, "" };
+			const struct report_own o = { { g->pid }, { g->comm, k < 0 ? "(process)" : s->name } };
+			const void *rows[] = { s };
 
-			fputs(k < 0 ? "<tr class=\"proc\">" : "<tr>", f);
-			figure_cells(f, &fig_clock, cols, n, &w, s, &c->clock_fns);
-			fputs("</tr>\n", f);
+			table_row(f, k < 0 ? "<tr class=\"proc\">" : "<tr>", tables, cols, n, &o, rows,
+				  &c->clock_fns);
 		}
 	}
 	fputs("</tbody></table>\n</section>\n", f);
@@ -922,16 +778,17 @@ static void clock_section(FILE *f, const struct capture *c, int top_n)
  * accept queues, softnet backlog drops per CPU. */
 static void loss_section(FILE *f, const struct capture *c, int top_n)
 {
-	static const char *const rcols[] = { "port", "role", "requests", "retransmits", "timeout", "fast",
-					     "tlp", "syn", "RTO/s", "RTO waits", "RTO wait %", "RTO ms",
-					     "drops" };
-	static const char *const dcols[] = { "reason", "device", "netns", "port", "drops", "drops/s" };
-	static const char *const lcols[] = { "port", "netns", "sockets", "accept queue", "backlog",
-					     "overflows", "somaxconn" };
-	static const char *const ccols[] = { "cpu", "backlog drops", "backlog drops/s", "time squeezes" };
+	static const struct report_own_col retx_own[] = {
+		{ "port", 10, false, 0 }, { "role", 20, true, 0 }, { "requests", 30, false, 1 },
+	};
+	static const struct report_own_col cpu_own[] = { { "cpu", 10, false, 0 } };
+	const struct fig_table *const retx_t[] = { &fig_port_loss }, *const drop_t[] = { &fig_drops };
+	const struct fig_table *const lis_t[] = { &fig_listeners }, *const softnet_t[] = { &fig_softnet };
+	struct report_col cols[REPORT_TABLE_COLS];
+	const struct report_own none = { .num = { 0 } };
 	const struct net_interval *ni = &c->net;
 	const struct loss_interval *li = &c->loss;
-	int shown = 0;
+	int shown = 0, n;
 
 	fputs("<section id=\"loss\"><h2>Loss: retransmits, drops, queues</h2>\n", f);
 	if (!c->have_loss) {
@@ -940,69 +797,45 @@ static void loss_section(FILE *f, const struct capture *c, int top_n)
 		return;
 	}
 	fputs("<h3>Retransmits per service port</h3>\n<table id=\"retx-table\">", f);
-	th(f, rcols, (int)(sizeof(rcols) / sizeof(rcols[0])));
+	n = report_table_cols(retx_own, 3, retx_t, 1, cols);
+	report_table_head(f, cols, n);
 	for (int i = 0; ni->port_loss && i < ni->n_ports && shown < top_n; i++) {
 		const struct net_port_loss *l = &ni->port_loss[i];
+		const struct report_own o = { { ni->ports[i].port, (double)ni->ports[i].requests },
+					      { net_role_name(ni->ports[i].role) } };
+		const void *rows[] = { l };
 
 		if (!l->retrans && !l->drops)
 			continue;
 		shown++;
-		fputs("<tr>", f);
-		td_num(f, ni->ports[i].port);
-		td_text(f, net_role_name(ni->ports[i].role));
-		td_num(f, (double)ni->ports[i].requests);
-		td_num(f, (double)l->retrans);
-		td_num(f, (double)l->segs[DBT_RETX_TIMEOUT]);
-		td_num(f, (double)l->segs[DBT_RETX_FAST]);
-		td_num(f, (double)l->segs[DBT_RETX_TLP]);
-		td_num(f, (double)l->segs[DBT_RETX_SYN]);
-		td_num(f, l->rto_per_s);
-		td_num(f, (double)l->stalls);
-		td_num(f, l->stall_pct);
-		td_num(f, l->stall_rto_ms);
-		td_num(f, (double)l->drops);
-		fputs("</tr>\n", f);
+		table_row(f, "<tr>", retx_t, cols, n, &o, rows, NULL);
 	}
 	fputs("</tbody></table>\n", f);
 	fprintf(f, "<h3>Drops by reason</h3>\n<p>%llu packets dropped in the capture.</p>\n"
 		"<table id=\"drop-table\">", (unsigned long long)li->drops_total);
-	th(f, dcols, (int)(sizeof(dcols) / sizeof(dcols[0])));
+	n = report_table_cols(NULL, 0, drop_t, 1, cols);
+	report_table_head(f, cols, n);
 	for (int i = 0; i < li->n_drops && i < top_n; i++) {
-		const struct loss_drop_stats *d = &li->drops[i];
+		const void *rows[] = { &li->drops[i] };
 
-		fputs("<tr>", f);
-		td_text(f, d->reason_name);
-		td_text(f, d->dev);
-		td_text(f, d->foreign ? d->netns_name : "");
-		td_num(f, d->port ? d->port : NAN);
-		td_num(f, (double)d->count);
-		td_num(f, d->per_s);
-		fputs("</tr>\n", f);
+		table_row(f, "<tr>", drop_t, cols, n, &none, rows, NULL);
 	}
 	fputs("</tbody></table>\n<h3>Listening ports</h3>\n<table id=\"listener-table\">", f);
-	th(f, lcols, (int)(sizeof(lcols) / sizeof(lcols[0])));
+	n = report_table_cols(NULL, 0, lis_t, 1, cols);
+	report_table_head(f, cols, n);
 	for (int i = 0; i < li->n_listeners && i < top_n; i++) {
-		const struct loss_listener_stats *l = &li->listeners[i];
+		const void *rows[] = { &li->listeners[i] };
 
-		fputs("<tr>", f);
-		td_num(f, l->port);
-		td_text(f, l->foreign ? l->netns_name : "");
-		td_num(f, l->sockets);
-		td_num(f, l->queue);
-		td_num(f, l->backlog);
-		td_num(f, l->have_drops ? (double)l->overflows : NAN);
-		td_num(f, l->somaxconn >= 0 ? (double)l->somaxconn : NAN);
-		fputs("</tr>\n", f);
+		table_row(f, "<tr>", lis_t, cols, n, &none, rows, NULL);
 	}
 	fputs("</tbody></table>\n<h3>Receive backlog per CPU</h3>\n<table id=\"softnet-table\">", f);
-	th(f, ccols, (int)(sizeof(ccols) / sizeof(ccols[0])));
+	n = report_table_cols(cpu_own, 1, softnet_t, 1, cols);
+	report_table_head(f, cols, n);
 	for (int i = 0; i < li->n_cpus; i++) {
-		fputs("<tr>", f);
-		td_num(f, li->cpus[i].cpu);
-		td_num(f, (double)li->cpus[i].backlog_drops);
-		td_num(f, li->cpus[i].backlog_drops_per_s);
-		td_num(f, (double)li->cpus[i].time_squeezes);
-		fputs("</tr>\n", f);
+		const struct report_own o = { .num = { li->cpus[i].cpu } };
+		const void *rows[] = { &li->cpus[i] };
+
+		table_row(f, "<tr>", softnet_t, cols, n, &o, rows, NULL);
 	}
 	fputs("</tbody></table>\n</section>\n", f);
 }

@@ -1,11 +1,11 @@
 #include "render/time_table.h"
 
 /* The row's own columns; the rest are the time section's. */
-static const struct class_who_col who[] = {
-	{ WHO_PID, { .key = 'p', .title = "PID", .width = 7, .at = 10 } },
-	{ WHO_COMM, { .key = 0, .title = "COMM", .width = 15, .at = 20 } },
-	{ WHO_CLASS, { .key = 0, .title = "CLASS", .width = 20, .at = 30 } },
-	{ WHO_THREADS, { .key = 't', .title = "THR", .width = 5, .at = 40 } },
+static const struct fig_own_col who[] = {
+	{ WHO_PID, { .key = 'p', .title = "PID", .width = 7, .at = 10 }, false },
+	{ WHO_COMM, { .key = 0, .title = "COMM", .width = 15, .at = 20 }, true },
+	{ WHO_CLASS, { .key = 0, .title = "CLASS", .width = 20, .at = 30 }, true },
+	{ WHO_THREADS, { .key = 't', .title = "THR", .width = 5, .at = 40 }, false },
 };
 
 static const struct class_view view = {
