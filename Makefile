@@ -198,9 +198,10 @@ $(BUILD)/tests/tools/replay: tests/tools/replay.c $(BUILD)/libdbtrace.a
 	$(Q)$(CC) $(CFLAGS) -DFIXTURES='"$(CURDIR)/tests/fixtures"' $< $(BUILD)/libdbtrace.a -o $@ $(LIB_LDLIBS)
 
 # The generated blocks of the docs (the field tables of
-# docs/capture-schema.md) from the tables of figures (src/figures/):
-# `make docs` after changing a table; test_figures_doc fails until then.
-DOCS_GENERATED := docs/capture-schema.md
+# docs/capture-schema.md from the tables of figures, src/figures/, and the
+# table of docs/metrics.md from render/prom_families.c): `make docs`
+# after changing one; test_figures_doc fails until then.
+DOCS_GENERATED := docs/capture-schema.md docs/metrics.md
 $(BUILD)/gen_docs: scripts/gen_docs.c $(BUILD)/libdbtrace.a
 	$(call msg,GEN,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(BUILD)/libdbtrace.a -o $@ $(LIB_LDLIBS)

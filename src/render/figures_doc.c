@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "render/figures_doc.h"
+#include "render/prom_families.h"
 
 #include <errno.h>
 #include <string.h>
@@ -7,6 +8,8 @@
 #define MARK_OPEN "<!-- figures: "
 #define MARK_OPEN_END " -->"
 #define MARK_CLOSE "<!-- /figures -->"
+/* the exporter's families (render/prom_families.h) */
+#define MARK_METRICS "metrics"
 
 /* What a member is, when its unit does not say it. */
 static const char *kind(const struct figure *f)
@@ -66,6 +69,16 @@ void figures_doc_table(FILE *f, const struct fig_table *t)
 	rows(f, t, "");
 }
 
+void figures_doc_metrics(FILE *f)
+{
+	fputs("| name | type | labels | meaning |\n| --- | --- | --- | --- |\n", f);
+	for (int i = 0; i < prom_n_families; i++) {
+		const struct prom_family *fam = &prom_families[i];
+
+		fprintf(f, "| `%s` | %s | %s | %s |\n", fam->name, fam->type, fam->labels, fam->doc);
+	}
+}
+
 static const struct fig_table *section(const struct fig_table *const *sections, int n, const char *name,
 				       size_t len)
 {
@@ -84,6 +97,7 @@ int figures_doc_update(FILE *out, const char *text, size_t len, const struct fig
 		const char *open = memmem(at, (size_t)(end - at), MARK_OPEN, strlen(MARK_OPEN));
 		const char *name, *name_end, *close;
 		const struct fig_table *t;
+		bool metrics;
 
 		if (!open) {
 			fwrite(at, 1, (size_t)(end - at), out);
@@ -94,14 +108,19 @@ int figures_doc_update(FILE *out, const char *text, size_t len, const struct fig
 		if (!name_end)
 			return -EINVAL;
 		t = section(sections, n, name, (size_t)(name_end - name));
+		metrics = (size_t)(name_end - name) == strlen(MARK_METRICS) && !strncmp(name, MARK_METRICS,
+											  strlen(MARK_METRICS));
 		close = memmem(name_end, (size_t)(end - name_end), MARK_CLOSE, strlen(MARK_CLOSE));
-		if (!t || !close)
+		if ((!t && !metrics) || !close)
 			return -EINVAL;
 		/* the marker line stays, the table follows it, the close ends it */
 		name_end += strlen(MARK_OPEN_END);
 		fwrite(at, 1, (size_t)(name_end - at), out);
 		fputc('\n', out);
-		figures_doc_table(out, t);
+		if (t)
+			figures_doc_table(out, t);
+		else
+			figures_doc_metrics(out);
 		at = close;
 		fwrite(at, 1, strlen(MARK_CLOSE), out);
 		at += strlen(MARK_CLOSE);

@@ -1,9 +1,11 @@
-/* The field tables of docs/capture-schema.md, made from the sections'
- * tables of figures (figures/figures.h) rather than written by hand: each
- * block between a marker `<!-- figures: SECTION -->` and `<!-- /figures
- * -->` is that section's table. `make docs` rewrites the file
- * (scripts/gen_docs.c); tests/unit/test_figures_doc.c fails when the
- * committed file differs. Pure: text in, text out. */
+/* The field tables of docs/capture-schema.md and the metrics table of
+ * docs/metrics.md, made from the sections' tables of figures
+ * (figures/figures.h) and the exporter's families
+ * (render/prom_families.h) rather than written by hand: each block
+ * between a marker `<!-- figures: SECTION -->` (or `<!-- figures:
+ * metrics -->`) and `<!-- /figures -->` is that table. `make docs`
+ * rewrites the files (scripts/gen_docs.c); tests/unit/test_figures_doc.c
+ * fails when a committed file differs. Pure: text in, text out. */
 #ifndef DBTRACE_RENDER_FIGURES_DOC_H
 #define DBTRACE_RENDER_FIGURES_DOC_H
 
@@ -13,6 +15,10 @@
 /* t as a markdown table: | field | unit | meaning |, a row per member
  * (keyed members as `name.<key>`, an object's members after it). */
 void figures_doc_table(FILE *f, const struct fig_table *t);
+
+/* The exporter's families as a markdown table: | name | type | labels |
+ * meaning |. */
+void figures_doc_metrics(FILE *f);
 
 /* Writes text (len bytes) to out with every marked block replaced by its
  * section's table (sections: n tables). Returns 0, or -EINVAL for a
