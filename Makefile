@@ -147,6 +147,15 @@ $(BUILD)/model/syscall_names.h: scripts/gen-syscall-names.sh
 	$(Q)scripts/gen-syscall-names.sh $(CC) > $@
 $(BUILD)/src/model/syscall_name.o: $(BUILD)/model/syscall_names.h
 
+# the report's style and scripts, kept as files of their own and compiled
+# in (build/render/report_assets.h), so the page stays self-contained
+REPORT_ASSETS := src/render/report.css src/render/report_guard.js src/render/report.js
+$(BUILD)/render/report_assets.h: scripts/embed.sh $(REPORT_ASSETS)
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)scripts/embed.sh asset $(REPORT_ASSETS) > $@
+$(BUILD)/src/render/report_html.o $(BUILD)/fuzz/obj/src/render/report_html.o: $(BUILD)/render/report_assets.h
+
 # made anew each time: `ar r` into the old archive would keep the object of
 # a source file that was since removed or renamed
 $(BUILD)/libdbtrace.a: $(LIB_OBJS)

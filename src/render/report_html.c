@@ -1,4 +1,8 @@
 #include "render/report_html.h"
+/* asset_report_css, asset_report_guard_js (in the head: it counts the
+ * page's script errors, which a test reads), asset_report_js (at the end:
+ * the heatmap, the sortable tables): src/render/report*, compiled in */
+#include "render/report_assets.h"
 #include "render/report_table.h"
 #include "core/vec.h"
 #include "model/hist.h"
@@ -31,76 +35,6 @@ static void fmt_us(char *buf, size_t len, double us)
 
 /* --- page frame ------------------------------------------------------- */
 
-static const char style[] =
-	"body{font:14px/1.4 system-ui,sans-serif;margin:0 2em 3em;color:#1d232a;background:#fff}"
-	"h1{font-size:1.6em;margin:.8em 0 .2em}h2{margin-top:1.6em;border-bottom:1px solid #ccd;"
-	"padding-bottom:.2em}h3{margin:.2em 0}"
-	"nav a{margin-right:1em}.meta{color:#556}.meta b{color:#1d232a}"
-	"table{border-collapse:collapse;margin:.5em 0}th,td{padding:2px 8px;border-bottom:1px solid #e4e6ea}"
-	"th{background:#f3f4f6;text-align:left;position:sticky;top:0}th.sortable{cursor:pointer}"
-	"th.sortable:after{content:' \\2195';color:#99a}td.n{text-align:right;font-variant-numeric:tabular-nums}"
-	"td.na{color:#aab}tr.proc td{border-top:2px solid #ccd}"
-	".finding{border-left:6px solid #888;background:#fafafa;padding:.5em 1em;margin:.8em 0}"
-	".sev-critical{border-color:#c0392b}.sev-warning{border-color:#e67e22}.sev-info{border-color:#2980b9}"
-	".badge{display:inline-block;padding:0 .5em;border-radius:3px;color:#fff;font-size:.85em;margin-right:.5em}"
-	".b-critical{background:#c0392b}.b-warning{background:#e67e22}.b-info{background:#2980b9}"
-	".hint{background:#eef6ee;padding:.4em .6em;white-space:pre-wrap}"
-	".ev{display:grid;grid-template-columns:repeat(auto-fill,minmax(240px,1fr));gap:0 1.5em;margin:.4em 0}"
-	".ev div{display:flex;justify-content:space-between;border-bottom:1px solid #e4e6ea}"
-	".ev dt{color:#556;margin-right:1em}.ev dd{margin:0;font-variant-numeric:tabular-nums;text-align:right}"
-	".absent{color:#778;font-style:italic}.hists{display:flex;flex-wrap:wrap;gap:1.5em}"
-	"figure{margin:.5em 0}figcaption{font-weight:600}svg.hist rect.bar{fill:#4a7ab8}"
-	"svg.hist rect.bar:hover{fill:#c0392b}svg.hist text{font-size:10px;fill:#445}"
-	"#heat-wrap{position:relative}#heat-tip{position:absolute;pointer-events:none;background:#222;color:#fff;"
-	"padding:2px 6px;border-radius:3px;font-size:12px;display:none;white-space:nowrap}"
-	"canvas{border:1px solid #ccd}";
-
-/* Counts script errors on the page (a test reads the attribute), then
- * draws the heatmap and makes the tables sortable. */
-static const char script_guard[] =
-	"window.dbtErrors=[];window.addEventListener('error',function(e){"
-	"window.dbtErrors.push(String(e.message));"
-	"document.documentElement.setAttribute('data-js-errors',String(window.dbtErrors.length));});";
-
-static const char script_main[] =
-	"(function(){'use strict';\n"
-	"function color(v,max){if(v===null)return '#d9d9d9';var x=max>0?Math.min(v/max,1):0;"
-	"var h=60-60*x,l=97-52*x;return 'hsl('+h.toFixed(0)+',90%,'+l.toFixed(0)+'%)';}\n"
-	"function heatmap(){var el=document.getElementById('heat-data');if(!el)return;"
-	"var d=JSON.parse(el.textContent),cv=document.getElementById('heat-canvas'),"
-	"sel=document.getElementById('heat-vector'),tip=document.getElementById('heat-tip'),"
-	"leg=document.getElementById('heat-legend');"
-	"var cols=d.t.length,rows=d.cpus.length,left=56,bottom=22,cw=Math.max(2,Math.min(120,Math.floor(1000/Math.max(cols,1)))),"
-	"rh=Math.max(6,Math.min(28,Math.floor(420/Math.max(rows,1))));"
-	"cv.width=left+cols*cw+4;cv.height=rows*rh+bottom;var cx=cv.getContext('2d');"
-	"function draw(){var k=sel.value,s=d.series[k],max=d.max[k]>1?d.max[k]:1;"
-	"cx.clearRect(0,0,cv.width,cv.height);cx.font='11px sans-serif';cx.fillStyle='#333';"
-	"for(var r=0;r<rows;r++){cx.fillStyle='#333';cx.fillText('CPU '+d.cpus[r],4,r*rh+rh/2+4);"
-	"for(var c=0;c<cols;c++){cx.fillStyle=color(s[c][r],max);cx.fillRect(left+c*cw,r*rh,cw,rh-1);}}"
-	"cx.fillStyle='#333';var step=Math.max(1,Math.ceil(cols/10));"
-	"for(var c2=0;c2<cols;c2+=step){cx.fillText(d.t[c2].toFixed(0)+'s',left+c2*cw,rows*rh+15);}"
-	"leg.textContent='0% .. '+max.toFixed(1)+'% of wall time ('+k+')';}"
-	"sel.addEventListener('change',draw);"
-	"cv.addEventListener('mousemove',function(e){var b=cv.getBoundingClientRect(),"
-	"c=Math.floor((e.clientX-b.left-left)/cw),r=Math.floor((e.clientY-b.top)/rh);"
-	"if(c<0||c>=cols||r<0||r>=rows){tip.style.display='none';return;}"
-	"var v=d.series[sel.value][c][r];tip.textContent='CPU '+d.cpus[r]+' · t '+d.t[c].toFixed(1)+"
-	"' s · '+sel.value+' '+(v===null?'not measured':v.toFixed(2)+'%');tip.style.display='block';"
-	"tip.style.left=(e.clientX-b.left+12)+'px';tip.style.top=(e.clientY-b.top+12)+'px';});"
-	"cv.addEventListener('mouseleave',function(){tip.style.display='none';});draw();"
-	"cv.setAttribute('data-drawn',String(cols)+'x'+String(rows));}\n"
-	"function sortable(){var ths=document.querySelectorAll('th.sortable');"
-	"Array.prototype.forEach.call(ths,function(th){th.addEventListener('click',function(){"
-	"var table=th.closest('table'),tb=table.tBodies[0],i=Array.prototype.indexOf.call(th.parentNode.children,th),"
-	"asc=th.getAttribute('data-dir')!=='asc';th.setAttribute('data-dir',asc?'asc':'desc');"
-	"var rows=Array.prototype.slice.call(tb.rows);rows.sort(function(a,b){"
-	"var x=a.cells[i].getAttribute('data-v'),y=b.cells[i].getAttribute('data-v');"
-	"if(x!==null&&y!==null){var p=x===''?-Infinity:parseFloat(x),q=y===''?-Infinity:parseFloat(y);"
-	"return asc?p-q:q-p;}x=a.cells[i].textContent;y=b.cells[i].textContent;"
-	"return asc?x.localeCompare(y):y.localeCompare(x);});"
-	"rows.forEach(function(r){tb.appendChild(r);});});});}\n"
-	"heatmap();sortable();document.body.setAttribute('data-ready','1');})();\n";
-
 static void head(FILE *f, const struct capture *c)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -110,7 +44,8 @@ static void head(FILE *f, const struct capture *c)
 	esc(f, c->host.hostname[0] ? c->host.hostname : "?");
 	fputs(" ", f);
 	esc(f, c->started_at);
-	fprintf(f, "</title>\n<style>%s</style>\n<script>%s</script>\n</head>\n<body>\n", style, script_guard);
+	fprintf(f, "</title>\n<style>%s</style>\n<script>%s</script>\n</head>\n<body>\n", (const char *)asset_report_css,
+		(const char *)asset_report_guard_js);
 }
 
 static void header(FILE *f, const struct capture *c, const struct report_opts *o)
@@ -860,6 +795,6 @@ int report_html_write(FILE *f, const struct capture *c, const struct report_opts
 	fputs("</main>\n<footer class=\"meta\"><p>Written by ", f);
 	esc(f, o && o->generator ? o->generator : "dbtrace");
 	fprintf(f, ". Self-contained: no external resources.</p></footer>\n<script>%s</script>\n"
-		"</body></html>\n", script_main);
+		"</body></html>\n", (const char *)asset_report_js);
 	return ferror(f) ? -EIO : 0;
 }
