@@ -37,19 +37,14 @@ rr_capture() {
 	[ -n "$PORT" ]
 }
 
-port_field() {   # role field [file]
-	jq -r --argjson p "$PORT" --arg r "$1" ".net.ports[] | select(.port == \$p and .role == \$r) | .$2" \
-		"${3:-$SCRATCH/run.json}"
-}
-
 # The four response percentiles against the load's own: p50 within pct%,
 # p99 within p99_pct% (default pct).
 check_response() {   # pct [p99_pct]
 	local role
 	for role in server client; do
-		check "$role response p50 (us)" "$(port_field "$role" response_p50_us)" \
+		check "$role response p50 (us)" "$(port_field "$PORT" "$role" response_p50_us)" \
 			"$(load_field "$LOADOUT" "${role}_p50_us")" "$1"
-		check "$role response p99 (us)" "$(port_field "$role" response_p99_us)" \
+		check "$role response p99 (us)" "$(port_field "$PORT" "$role" response_p99_us)" \
 			"$(load_field "$LOADOUT" "${role}_p99_us")" "${2:-$1}"
 	done
 }
@@ -133,8 +128,8 @@ interval_window() {
 	served="$(load_field "$LOADOUT" served)"
 	[ "$served" -gt 200 ]
 	# every request counted, exactly: the load ran inside the capture
-	check "server requests" "$(port_field server requests)" "$served" 0
-	check "client requests" "$(port_field client requests)" "$(load_field "$LOADOUT" transactions)" 0
+	check "server requests" "$(port_field "$PORT" server requests)" "$served" 0
+	check "client requests" "$(port_field "$PORT" client requests)" "$(load_field "$LOADOUT" transactions)" 0
 	# 5%: the issue's bound. A log2 slot [1024, 2048) us interpolated
 	# puts a 2.0 ms p50 at ~1550 us (-23%) and the p99 at ~3000 (+30%).
 	# In the qemu TCG guest the p99 gets 10%: there the "2 ms" server's
@@ -166,10 +161,10 @@ interval_window() {
 
 	local vm="${DBTRACE_VM:-0}" role
 	if [ "$vm" = 1 ]; then
-		check_bracketed "response p50" "$LOADOUT" "$LOADOUT" "$(port_field server response_p50_us)" \
-			"$(port_field client response_p50_us)"
+		check_bracketed "response p50" "$LOADOUT" "$LOADOUT" "$(port_field "$PORT" server response_p50_us)" \
+			"$(port_field "$PORT" client response_p50_us)"
 		for role in server client; do
-			check "$role response p99 (us)" "$(port_field "$role" response_p99_us)" \
+			check "$role response p99 (us)" "$(port_field "$PORT" "$role" response_p99_us)" \
 				"$(load_field "$LOADOUT" "${role}_p99_us")" 5
 		done
 	else
@@ -245,7 +240,7 @@ interval_window() {
 		line="$SCRATCH/$conn.load"
 		grep "^conn=$conn " "$SCRATCH/run.json.load" >"$line"
 		PORT="$(load_field "$line" port)"
-		req="$(port_field server requests)"
+		req="$(port_field "$PORT" server requests)"
 		total="$(jq -r --argjson p "$PORT" "$JQ_HIST_TOTAL"' .net.ports[] | select(.port == $p and .role == "server") |
 			.response_hist | hist_total' "$SCRATCH/run.json")"
 		echo "$conn (port $PORT): server requests $req, histogram total $total"
@@ -264,7 +259,7 @@ interval_window() {
 			fi
 		fi
 		check "$conn server requests" "$req" "$(load_field "$line" served)" 0
-		check "$conn client requests" "$(port_field client requests)" "$(load_field "$line" transactions)" 0
+		check "$conn client requests" "$(port_field "$PORT" client requests)" "$(load_field "$line" transactions)" 0
 		if [ "$conn" = burst ]; then
 			# it was sampled: weights of 16 make the total differ from
 			# the count, and estimate it (1000+ timed requests: +-10%)
@@ -277,7 +272,7 @@ interval_window() {
 			check "paced histogram total (every request timed)" "$total" "$req" 0
 		fi
 		for pct in 50 99; do
-			got="$(port_field server "response_p${pct}_us")"
+			got="$(port_field "$PORT" server "response_p${pct}_us")"
 			want="$(load_field "$line" "server_p${pct}_us")"
 			check "$conn server p$pct (us)" "$got" "$want" 5
 			ERR[$conn$pct]="$(awk -v a="$got" -v b="$want" 'BEGIN { printf "%.2f", (a - b) / b * 100 }')"

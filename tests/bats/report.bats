@@ -12,10 +12,6 @@ bats_require_minimum_version 1.5.0
 setup() { make_scratch; }
 teardown() { teardown_scratch; }
 
-# dbtrace needs longer to load under qemu TCG
-LIMIT=20
-[ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
-
 # Debian's chromium is installed by make test; the qemu guest of
 # scripts/vmtest.sh does not carry it.
 need_chromium() {

@@ -35,16 +35,6 @@ proc_counts() {
 
 now_s() { date +%s.%N; }
 
-
-# |a-b| <= max(pct% of b, floor)
-close_to() {
-	awk -v a="$1" -v b="$2" -v p="$3" -v f="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; t = b * p / 100; if (t < f) t = f; exit !(d <= t) }'
-}
-
-class_field() {   # file class field
-	jq -r --arg c "$2" ".processes[] | select(.pid == $POOL) | .classes[] | select(.name == \$c) | .$3" "$1"
-}
-
 @test "probes: the sched family attaches on the path this kernel allows (tp_btf with BTF)" {
 	run "$DBTRACE" probes
 	[ "$status" -eq 0 ]
@@ -71,7 +61,7 @@ class_field() {   # file class field
 	secs="$(jq .duration_s "$out")"
 	check() {   # class field(dbtrace, per second) key(pool's count) pct floor
 		local cls="$1" field="$2" key="$3" got want
-		got="$(class_field "$out" "$cls" "$field" | awk -v s="$secs" '{ printf "%.0f", $1 * s }')"
+		got="$(class_field "$out" "$POOL" "$cls" ".$field" | awk -v s="$secs" '{ printf "%.0f", $1 * s }')"
 		want="$(sed -n "s/^count $cls .* $key=\([0-9]*\).*/\1/p" "$SCRATCH/pool.out")"
 		echo "$cls $field: dbtrace $got, kernel $want"
 		close_to "$got" "$want" "$4" "$5"
@@ -89,13 +79,13 @@ class_field() {   # file class field
 	# it), so neither has the time a hypervisor stole: only the ticks'
 	# rounding differs.
 	local cpu_s want_s
-	cpu_s="$(class_field "$out" TNT_L0_1002 oncpu_pct | awk -v s="$secs" '{ print $1 * s / 100 }')"
+	cpu_s="$(class_field "$out" "$POOL" TNT_L0_1002 .oncpu_pct | awk -v s="$secs" '{ print $1 * s / 100 }')"
 	want_s="$(sed -n 's/^count TNT_L0_1002 .*cpu_ticks=\([0-9]*\).*/\1/p' "$SCRATCH/pool.out" |
 		awk -v hz="$hz" '{ print $1 / hz }')"
 	echo "TNT_L0_1002 on-CPU seconds: dbtrace $cpu_s, kernel $want_s"
 	close_to "$cpu_s" "$want_s" 5 0.05
-	[ "$(class_field "$out" TNT_L0_1002 threads)" -eq 4 ]
-	[ "$(class_field "$out" RpcIO threads)" -eq 2 ]
+	[ "$(class_field "$out" "$POOL" TNT_L0_1002 .threads)" -eq 4 ]
+	[ "$(class_field "$out" "$POOL" RpcIO .threads)" -eq 2 ]
 	jq -e --arg c "$POOL_CPUS" ".processes[] | select(.pid == $POOL) | .cpus_allowed == \$c" "$out"
 	POOL=
 }

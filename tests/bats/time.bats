@@ -15,15 +15,12 @@ teardown() {
 }
 
 # the load's line for class $1, field $2 (e.g. oncpu_pct)
-load_field() {
+class_load_field() {
 	sed -n "s/^class $(sed 's/[*]/[*]/g' <<<"$1") .* $2=\([-0-9.]*\).*/\1/p" "$OUT.load"
 }
 
 # dbtrace's summary of class $1: jq path $2 under it
-class_time() {
-	jq -r --arg c "$1" --argjson pid "$(cat "$OUT.pid")" \
-		".processes[] | select(.pid == \$pid) | .classes[] | select(.name == \$c) | $2" "$OUT"
-}
+class_time() { class_field "$OUT" "$(cat "$OUT.pid")" "$1" "$2"; }
 
 # field $2 of the load's line that starts with $1 (net_wait_load.py)
 load_field_of() {
@@ -62,7 +59,7 @@ budget_vs_load() {
 		within_abs "$res" 0 2 || failed=1
 		for pair in oncpu:oncpu_pct runqueue:runq_pct "$state:${state}_pct"; do
 			got="$(class_time "$cls" ".time.share_pct.${pair%%:*}")"
-			want="$(load_field "$cls" "${pair#*:}")"
+			want="$(class_load_field "$cls" "${pair#*:}")"
 			echo "  ${pair%%:*}: dbtrace $got%, load $want%"
 			within_abs "$got" "$want" 5 || failed=1
 		done
@@ -178,8 +175,8 @@ budget_vs_load() {
 	local cls got own proc oncpu split failed=0
 	for cls in usrspin sysread mixed; do
 		got="$(class_time "$cls" '.time.oncpu_split | 100 * .system_seconds / (.user_seconds + .system_seconds)')"
-		own="$(load_field "$cls" sys_share_pct)"
-		proc="$(load_field "$cls" proc_sys_share_pct)"
+		own="$(class_load_field "$cls" sys_share_pct)"
+		proc="$(class_load_field "$cls" proc_sys_share_pct)"
 		echo "$cls: system share of on-CPU: dbtrace $got%, the load's own $own%, /proc $proc%"
 		within_abs "$got" "$own" 10 || failed=1
 		within_abs "$got" "$proc" 10 || failed=1
@@ -211,7 +208,7 @@ budget_vs_load() {
 	"$VALIDATE" "$OUT"
 	local pid want f
 	pid="$(cat "$OUT.pid")"
-	want="$(load_field diskrd disk_pct)"
+	want="$(class_load_field diskrd disk_pct)"
 	jq -c --argjson pid "$pid" '.findings[] | select(.id == "io_bound" and .pid == $pid)' "$OUT"
 	f="$(jq -c --argjson pid "$pid" '.findings[] | select(.id == "io_bound" and .pid == $pid and .class == "diskrd")' "$OUT")"
 	[ -n "$f" ]
