@@ -107,7 +107,8 @@ assert_png() {
 	within_pct "$total" "$req" 5
 
 	# negative control: the same checks catch a script error
-	sed 's/heatmap();sortable();/heatmap();sortable();noSuchFunction();/' "$page" >"$SCRATCH/broken.html"
+	sed 's/^\(\s*\)sortable();$/\1sortable(); noSuchFunction();/' "$page" >"$SCRATCH/broken.html"
+	! cmp -s "$page" "$SCRATCH/broken.html"
 	chrome "$SCRATCH/broken" "$SCRATCH/broken.html"
 	run assert_no_script_errors "$SCRATCH/broken"
 	[ "$status" -ne 0 ]
