@@ -40,6 +40,7 @@ struct capture_interval_class {
 	int pid;
 	char name[TCLASS_NAME_MAX];
 	float pct[CT_STATES];          /* NAN: not measured */
+	float thread_s;                /* its thread-seconds, what its shares are of */
 };
 
 /* One interval of a capture as read back: of struct interval, only what

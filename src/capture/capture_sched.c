@@ -135,6 +135,7 @@ int capture_sched_read_interval(json_object *procs, struct capture_interval *iv)
 
 			if (!capture_time_read_shares(c, ic->pct))
 				continue;
+			ic->thread_s = (float)capture_jnum(capture_jobject(c, "time"), "thread_seconds");
 			ic->pid = (int)capture_jint(p, "pid", 0);
 			capture_jcopy(ic->name, sizeof(ic->name), c, "name");
 			iv->n_classes++;

@@ -63,7 +63,7 @@ static int write_atomic(const char *out, const struct capture *cap, const struct
 
 int cmd_report(const struct dbt_config *cfg)
 {
-	struct report_opts o = { .top_n = cfg->top_n, .generator = "dbtrace " DBTRACE_VERSION };
+	struct report_opts o = { .top_n = cfg->top_n, .all = cfg->all, .generator = "dbtrace " DBTRACE_VERSION };
 	const char *in = cfg->files[0], *out = cfg->output;
 	sigset_t block, old;
 	struct capture cap;

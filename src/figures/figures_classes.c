@@ -226,6 +226,10 @@ static const struct figure time_figs[] = {
 	  .doc = "futex detail, `null` when the class never waited on one: `wait_p50_us`, `wait_p99_us`, "
 		 "`wait_hist`, `top_addresses`" },
 	/* the views' own */
+	{ .name = "runnable_avg", .type = FIG_NUM, .view_only = true, .offset = CLS(runnable_avg),
+	  .doc = "the class's `runnable_avg`, mean threads on a CPU or waiting for one: its cost, what the views "
+		 "rank classes by",
+	  .top = { 'R', "RUNNABLE", 8, 1, 45 }, .report = { "runnable", 45 } },
 	{ .name = "top_word_futex_pct", .unit = "%", .type = FIG_NUM, .view_only = true, .get = top_word_futex_pct,
 	  .doc = "the futex word waited on longest: its share of the class's futex time (near 100: its "
 		 "threads queue on one lock)",

@@ -29,11 +29,11 @@ static int print_cpus(FILE *out, const struct interval *iv, char sort_key)
 	return 0;
 }
 
-static int print_classes(FILE *out, const struct interval *iv, char sort_key)
+static int print_classes(FILE *out, const struct interval *iv, char sort_key, bool all)
 {
-	struct class_row *rows;
+	struct class_rows rows;
 	char line[512];
-	int n;
+	int err;
 
 	class_table_header(line, sizeof(line), sort_key);
 	fprintf(out, "%s\n", line);
@@ -41,22 +41,22 @@ static int print_classes(FILE *out, const struct interval *iv, char sort_key)
 		fprintf(out, "(sched probes not attached)\n");
 		return 0;
 	}
-	n = class_table_rows(&iv->sched, sort_key, &rows);
-	if (n < 0)
-		return n;
-	for (int i = 0; i < n; i++) {
-		class_table_row(line, sizeof(line), &rows[i]);
+	err = class_table_rows(&iv->sched, sort_key, all, &rows);
+	if (err)
+		return err;
+	for (int i = 0; i < rows.n; i++) {
+		class_table_row(line, sizeof(line), &rows.row[i]);
 		fprintf(out, "%s\n", line);
 	}
-	free(rows);
+	class_rows_free(&rows);
 	return 0;
 }
 
-static int print_time(FILE *out, const struct interval *iv, char sort_key)
+static int print_time(FILE *out, const struct interval *iv, char sort_key, bool all)
 {
-	struct class_row *rows;
+	struct class_rows rows;
 	char line[512];
-	int n;
+	int err;
 
 	time_table_header(line, sizeof(line), sort_key);
 	fprintf(out, "%s\n", line);
@@ -64,14 +64,14 @@ static int print_time(FILE *out, const struct interval *iv, char sort_key)
 		fprintf(out, "(sched probes not attached)\n");
 		return 0;
 	}
-	n = time_table_rows(&iv->sched, sort_key, &rows);
-	if (n < 0)
-		return n;
-	for (int i = 0; i < n; i++) {
-		time_table_row(line, sizeof(line), &rows[i]);
+	err = time_table_rows(&iv->sched, sort_key, all, &rows);
+	if (err)
+		return err;
+	for (int i = 0; i < rows.n; i++) {
+		time_table_row(line, sizeof(line), &rows.row[i]);
 		fprintf(out, "%s\n", line);
 	}
-	free(rows);
+	class_rows_free(&rows);
 	return 0;
 }
 
@@ -110,7 +110,7 @@ static int print_net(FILE *out, const struct interval *iv, char sort_key)
 }
 
 int batch_print(FILE *out, const struct interval *iv, const struct finding_list *found, enum top_view view,
-		char sort_key)
+		char sort_key, bool all)
 {
 	char stamp[16];
 	time_t now = time(NULL);
@@ -123,8 +123,8 @@ int batch_print(FILE *out, const struct interval *iv, const struct finding_list 
 		stamp, iv->t_s, iv->dt_s, (unsigned long long)iv->lost_events,
 		(unsigned long long)iv->thread_evictions);
 	err = view == TOP_VIEW_NET       ? print_net(out, iv, sort_key)
-	      : view == TOP_VIEW_CLASSES ? print_classes(out, iv, sort_key)
-	      : view == TOP_VIEW_TIME    ? print_time(out, iv, sort_key)
+	      : view == TOP_VIEW_CLASSES ? print_classes(out, iv, sort_key, all)
+	      : view == TOP_VIEW_TIME    ? print_time(out, iv, sort_key, all)
 					 : print_cpus(out, iv, sort_key);
 	if (err)
 		return err;

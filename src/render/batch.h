@@ -16,9 +16,10 @@ enum top_view {
 	TOP_VIEW_COUNT,
 };
 
-/* One interval's view (and its findings) as text. Returns 0 or a
- * negative errno. */
+/* One interval's view (and its findings) as text; all: every class in
+ * the class and time views, none folded into "other" (render/class_view.h).
+ * Returns 0 or a negative errno. */
 int batch_print(FILE *out, const struct interval *iv, const struct finding_list *found, enum top_view view,
-		char sort_key);
+		char sort_key, bool all);
 
 #endif

@@ -10,7 +10,7 @@ static const struct fig_own_col who[] = {
 
 static const struct class_view view = {
 	&fig_classes, who, (int)(sizeof(who) / sizeof(who[0])), CLASS_TABLE_DEFAULT_SORT,
-	"v time view  q quit", 64, false,
+	"a all rows  v time view  q quit", 64, false,
 };
 
 bool class_table_valid_key(char key)
@@ -35,7 +35,7 @@ void class_table_row(char *buf, size_t len, const struct class_row *r)
 	class_view_row(&view, buf, len, r);
 }
 
-int class_table_rows(const struct sched_interval *iv, char sort_key, struct class_row **rows)
+int class_table_rows(const struct sched_interval *iv, char sort_key, bool all, struct class_rows *rows)
 {
-	return class_view_rows(&view, iv, sort_key, rows);
+	return class_view_rows(&view, iv, sort_key, all, rows);
 }

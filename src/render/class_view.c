@@ -41,6 +41,8 @@ static double value(const struct fig_tcol *c, const struct class_row *r)
 
 	if (!c->own)
 		return fig_cols_sort_value(c, rows);
+	if (!r->group)   /* the "other" row */
+		return c->own->id == WHO_THREADS ? r->cls->threads : NAN;
 	switch (c->own->id) {
 	case WHO_PID:
 		return r->group->pid;
@@ -74,7 +76,7 @@ void class_view_row(const struct class_view *v, char *buf, size_t len, const str
 			at = fig_cols_cell(buf, len, at, sep, c, &v->figs, rows, v->text_len);
 		else if (c->own->id == WHO_COMM || c->own->id == WHO_CLASS)
 			at = text_put(buf, len, at, "%s%-*.*s", sep, w, w,
-				      c->own->id == WHO_COMM ? r->group->comm : r->cls->name);
+				      c->own->id == WHO_CLASS ? r->cls->name : r->group ? r->group->comm : "-");
 		else   /* "-": not measured */
 			at = table_num(buf, len, at, sep, w, c->col.decimals, value(c, r));
 	}
@@ -94,14 +96,15 @@ static int compare(const void *a, const void *b, void *arg)
 	return strcmp(x->cls->name, y->cls->name);
 }
 
-int class_view_rows(const struct class_view *v, const struct sched_interval *iv, char sort_key,
-		    struct class_row **rows)
+int class_view_rows(const struct class_view *v, const struct sched_interval *iv, char sort_key, bool all,
+		    struct class_rows *out)
 {
 	struct fig_tcol cols[FIG_COLS_MAX];
-	int ncols = cols_of(v, cols), n = 0;
+	int ncols = cols_of(v, cols), n = 0, shown;
 	const struct fig_tcol *col = fig_cols_find(cols, ncols, sort_key);
 	struct class_row *r;
 
+	memset(out, 0, sizeof(*out));
 	if (!col)
 		col = fig_cols_find(cols, ncols, v->default_key);
 	for (int i = 0; i < iv->n_groups; i++)
@@ -118,7 +121,30 @@ int class_view_rows(const struct class_view *v, const struct sched_interval *iv,
 			r[n].cls = &iv->groups[i].classes[k];
 			n++;
 		}
-	qsort_r(r, (size_t)n, sizeof(*r), compare, (void *)col);
-	*rows = r;
-	return n;
+	qsort(r, (size_t)n, sizeof(*r), class_row_by_cost);
+	shown = class_rank_split(r, n, 0, all);
+	qsort_r(r, (size_t)shown, sizeof(*r), compare, (void *)col);
+	out->row = r;
+	out->n = shown;
+	if (shown < n) {
+		int err = class_fold(&out->other, r + shown, n - shown);
+
+		if (err) {
+			free(r);
+			out->row = NULL;
+			return err;
+		}
+		out->folded = n - shown;
+		r[shown] = (struct class_row){ NULL, &out->other };
+		out->n = shown + 1;
+	}
+	return 0;
+}
+
+void class_rows_free(struct class_rows *r)
+{
+	free(r->row);
+	if (r->folded)
+		sched_class_free(&r->other);
+	memset(r, 0, sizeof(*r));
 }

@@ -11,13 +11,8 @@
 #include <stddef.h>
 #include "figures/figures.h"
 #include "render/fig_cols.h"
+#include "model/class_rank.h"
 #include "model/sched_interval.h"
-
-/* A row: one class of one group. */
-struct class_row {
-	const struct sched_group_stats *group;
-	const struct sched_class_stats *cls;
-};
 
 /* The row's own columns (render/fig_cols.h, by id). */
 enum class_who { WHO_PID = 1, WHO_COMM, WHO_CLASS, WHO_THREADS, WHO_PROCS };
@@ -36,11 +31,24 @@ bool class_view_valid_key(const struct class_view *v, char key);
 /* "sort: p PID  t THR ...", then the tail. */
 const char *class_view_key_help(const struct class_view *v, char *buf, size_t len);
 void class_view_header(const struct class_view *v, char *buf, size_t len, char sort_key);
+/* A row; the "other" row (no group) shows "-" for the group's columns. */
 void class_view_row(const struct class_view *v, char *buf, size_t len, const struct class_row *r);
-/* The interval's rows (caller frees *rows) sorted by the column of
- * sort_key (the view's default when none has it), highest first, ties by
- * pid and class name. Returns the number of rows or -ENOMEM. */
-int class_view_rows(const struct class_view *v, const struct sched_interval *iv, char sort_key,
-		    struct class_row **rows);
+
+/* The rows a view lists. */
+struct class_rows {
+	struct class_row *row;         /* n: the classes shown, then the "other" row when folded */
+	int n;
+	int folded;                    /* classes the "other" row folds (model/class_rank.h) */
+	struct sched_class_stats other;
+};
+
+/* The interval's classes ranked by cost (model/class_rank.h), the ones
+ * worth showing sorted by the column of sort_key (the view's default
+ * when none has it), highest first, ties by pid and class name, then one
+ * "other (N classes)" row for the rest; all: every class, sorted, and no
+ * "other" row. Returns 0 or -ENOMEM; free with class_rows_free(). */
+int class_view_rows(const struct class_view *v, const struct sched_interval *iv, char sort_key, bool all,
+		    struct class_rows *out);
+void class_rows_free(struct class_rows *r);
 
 #endif

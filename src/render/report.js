@@ -1,6 +1,7 @@
 // The report's script, at the end of the page: draws the softirq heatmap
-// from the data embedded beside its canvas and makes the tables sortable
-// (a click on a column's title). Embedded at build time (scripts/embed.sh).
+// from the data embedded beside its canvas, makes the tables sortable
+// (a click on a column's title), and unfolds the classes an "other" row
+// or chart holds (a click on it). Embedded at build time (scripts/embed.sh).
 (function () {
 	'use strict';
 
@@ -78,6 +79,10 @@
 				th.setAttribute('data-dir', asc ? 'asc' : 'desc');
 				var rows = Array.prototype.slice.call(tb.rows);
 				rows.sort(function (a, b) {
+					// the "other" row stays last
+					var oa = a.classList.contains('other'), ob = b.classList.contains('other');
+					if (oa !== ob)
+						return oa ? 1 : -1;
 					var x = a.cells[i].getAttribute('data-v'), y = b.cells[i].getAttribute('data-v');
 					if (x !== null && y !== null) {
 						var p = x === '' ? -Infinity : parseFloat(x), q = y === '' ? -Infinity : parseFloat(y);
@@ -94,7 +99,19 @@
 		});
 	}
 
+	// the rows and charts of the classes folded into "other" show on a
+	// click on it, and hide on the next
+	function unfold() {
+		var others = document.querySelectorAll('tr.other, figure.other');
+		Array.prototype.forEach.call(others, function (el) {
+			el.addEventListener('click', function () {
+				el.closest('table, .hists').classList.toggle('all');
+			});
+		});
+	}
+
 	heatmap();
 	sortable();
+	unfold();
 	document.body.setAttribute('data-ready', '1');
 })();

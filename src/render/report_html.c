@@ -5,6 +5,7 @@
 #include "render/report_assets.h"
 #include "render/report_table.h"
 #include "core/vec.h"
+#include "model/class_rank.h"
 #include "model/hist.h"
 #include "model/net_loss.h"
 #include "model/softirq_vec.h"
@@ -12,6 +13,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -364,6 +366,53 @@ static void cpu_table(FILE *f, const struct capture *c)
 	fputs("</tbody></table>\n</section>\n", f);
 }
 
+/* The capture's classes as the report lists them (model/class_rank.h):
+ * ranked by cost, the first shown ones worth a row (at most top_n), then
+ * the ones folded into the "other" row; timed_only: the classes with a
+ * wall-time budget. */
+struct ranked {
+	struct class_row *row;
+	int n, shown;
+	struct sched_class_stats other;   /* when shown < n */
+};
+
+static int rank_classes(const struct capture *c, bool timed_only, int top_n, bool all, struct ranked *r)
+{
+	int n = 0;
+
+	memset(r, 0, sizeof(*r));
+	for (int i = 0; i < c->sched.n_groups; i++)
+		n += c->sched.groups[i].n_classes;
+	r->row = calloc(n ? (size_t)n : 1, sizeof(*r->row));
+	if (!r->row)
+		return -ENOMEM;
+	for (int i = 0; i < c->sched.n_groups; i++) {
+		const struct sched_group_stats *g = &c->sched.groups[i];
+
+		for (int k = 0; k < g->n_classes; k++)
+			if (!timed_only || g->classes[k].time.thread_ns)
+				r->row[r->n++] = (struct class_row){ g, &g->classes[k] };
+	}
+	qsort(r->row, (size_t)r->n, sizeof(*r->row), class_row_by_cost);
+	r->shown = class_rank_split(r->row, r->n, top_n, all);
+	if (r->shown < r->n) {
+		int err = class_fold(&r->other, r->row + r->shown, r->n - r->shown);
+
+		if (err) {
+			free(r->row);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static void ranked_free(struct ranked *r)
+{
+	if (r->shown < r->n)
+		sched_class_free(&r->other);
+	free(r->row);
+}
+
 /* A class row's own columns: its group's pid and name, its name, and
  * the group's allowed CPUs (num 0, text 0-2). */
 static struct report_own class_own(const struct sched_group_stats *g, const struct sched_class_stats *c)
@@ -371,7 +420,39 @@ static struct report_own class_own(const struct sched_group_stats *g, const stru
 	return (struct report_own){ { g->pid, c->threads }, { g->comm, c->name, g->cpus_allowed } };
 }
 
-static void class_table(FILE *f, const struct capture *c, int top_n)
+/* What the "other" row holds, for its tooltip. */
+static const char *other_title(const struct ranked *r)
+{
+	bool busy = r->n > r->shown && class_worth_showing(r->row[r->shown].cls);
+
+	/* the first folded is the busiest of them */
+	return busy ? "the classes past --top-n and those on a CPU or waiting for one under 0.5% of the time"
+		    : "the classes on a CPU or waiting for one under 0.5% of the time";
+}
+
+/* A table's rows of ranked classes: the shown ones, then the "other"
+ * row, which a click unfolds into the rows it folds (report.js), those
+ * after it. */
+static void class_rows(FILE *f, const struct ranked *r, const struct fig_table *const *tables,
+		       const struct report_col *cols, int n)
+{
+	for (int i = 0; i < r->n; i++) {
+		const struct report_own o = class_own(r->row[i].group, r->row[i].cls);
+		const void *rows[] = { r->row[i].cls };
+
+		if (i == r->shown) {
+			const struct report_own other = { { NAN, r->other.threads }, { "", r->other.name, "" } };
+			const void *orow[] = { &r->other };
+
+			fprintf(f, "<tr class=\"other\" title=\"%s: a click shows them\">", other_title(r));
+			report_table_cells(f, tables, cols, n, &other, orow, NULL);
+			fputs("</tr>\n", f);
+		}
+		table_row(f, i < r->shown ? "<tr>" : "<tr class=\"folded\">", tables, cols, n, &o, rows, NULL);
+	}
+}
+
+static int class_table(FILE *f, const struct capture *c, int top_n, bool all)
 {
 	static const struct report_own_col own[] = {
 		{ "pid", 10, false, 0 }, { "process", 20, true, 0 }, { "class", 30, true, 1 },
@@ -379,35 +460,31 @@ static void class_table(FILE *f, const struct capture *c, int top_n)
 	};
 	const struct fig_table *const tables[] = { &fig_classes };
 	struct report_col cols[REPORT_TABLE_COLS];
-	int shown = c->sched.n_groups < top_n ? c->sched.n_groups : top_n;
-	int n = report_table_cols(own, (int)(sizeof(own) / sizeof(own[0])), tables, 1, cols);
+	int n = report_table_cols(own, (int)(sizeof(own) / sizeof(own[0])), tables, 1, cols), err;
+	struct ranked r;
 
 	fputs("<section id=\"classes\"><h2>Thread classes</h2>\n", f);
 	if (!c->have_sched) {
 		absent(f, c, "sched", "scheduler numbers");
 		fputs("</section>\n", f);
-		return;
+		return 0;
 	}
-	fputs("<p>Per process and thread class over the whole capture (threads grouped by name). "
+	err = rank_classes(c, false, top_n, all, &r);
+	if (err)
+		return err;
+	fputs("<p>Per process and thread class over the whole capture (threads grouped by name), the "
+	      "busiest first: by thread-seconds on a CPU and waiting for one (runnable). "
 	      "User and system % split the on-CPU % (of a core) as /proc's utime and stime do. "
 	      "Involuntary switches and run-queue delay with more runnable threads than allowed "
 	      "CPUs mean oversubscription. Click a column to sort.</p>\n<table id=\"class-table\">", f);
 	report_table_head(f, cols, n);
-	for (int i = 0; i < shown; i++) {
-		const struct sched_group_stats *g = &c->sched.groups[i];
-
-		for (int k = 0; k < g->n_classes; k++) {
-			const struct report_own o = class_own(g, &g->classes[k]);
-			const void *rows[] = { &g->classes[k] };
-
-			table_row(f, k ? "<tr>" : "<tr class=\"proc\">", tables, cols, n, &o, rows, NULL);
-		}
-	}
+	class_rows(f, &r, tables, cols, n);
 	fputs("</tbody></table>\n", f);
-	if (c->sched.n_groups - shown + c->processes_omitted > 0)
-		fprintf(f, "<p class=\"meta\">%d less busy processes not shown.</p>\n",
-			c->sched.n_groups - shown + c->processes_omitted);
+	if (c->processes_omitted > 0)
+		fprintf(f, "<p class=\"meta\">%d less busy processes not shown.</p>\n", c->processes_omitted);
 	fputs("</section>\n", f);
+	ranked_free(&r);
+	return 0;
 }
 
 /* --- the wall-time budget over time ------------------------------------- */
@@ -417,35 +494,89 @@ static const char *const state_colour[CT_STATES] = {
 	"#2e7d32", "#f9a825", "#8e24aa", "#c62828", "#1565c0", "#6d4c41", "#90a4ae", "#00838f", "#455a64",
 };
 
-static const struct capture_interval_class *interval_class(const struct capture_interval *iv, int pid,
-						   const char *name)
+/* The classes a chart draws, sorted by pid and name for the lookups. */
+static int by_pid_name(const void *a, const void *b)
 {
-	for (int i = 0; i < iv->n_classes; i++)
-		if (iv->classes[i].pid == pid && !strcmp(iv->classes[i].name, name))
-			return &iv->classes[i];
-	return NULL;
+	const struct class_row *x = a, *y = b;
+
+	if (x->group->pid != y->group->pid)
+		return x->group->pid < y->group->pid ? -1 : 1;
+	return strcmp(x->cls->name, y->cls->name);
 }
 
-/* A class's budget per interval: one column each, its states stacked
- * bottom (on CPU) to top, 100% high; an interval without the class
- * stays empty. */
-static void time_bars(FILE *f, const struct capture *c, const struct sched_group_stats *p,
-		      const struct sched_class_stats *s)
+/* bsearch: an interval's class against the rows */
+static int interval_class_cmp(const void *key, const void *row)
+{
+	const struct capture_interval_class *ic = key;
+	const struct class_row *r = row;
+
+	if (ic->pid != r->group->pid)
+		return ic->pid < r->group->pid ? -1 : 1;
+	return strcmp(ic->name, r->cls->name);
+}
+
+static bool charted(const struct capture_interval_class *ic, const struct class_row *rows, int n)
+{
+	return bsearch(ic, rows, (size_t)n, sizeof(*rows), interval_class_cmp) != NULL;
+}
+
+/* The states' shares in one interval of the classes of rows (sorted by
+ * by_pid_name): one class's own, or the budget of several as one, by
+ * their thread-seconds. false: none of them was in the interval. */
+static bool interval_shares(const struct capture_interval *iv, const struct class_row *rows, int n, float *pct)
+{
+	double sum[CT_STATES] = { 0 }, weight = 0;
+	int found = 0;
+
+	for (int i = 0; i < iv->n_classes; i++) {
+		const struct capture_interval_class *ic = &iv->classes[i];
+		double w;
+
+		if (!charted(ic, rows, n))
+			continue;
+		/* a capture without the thread-seconds: the classes alike */
+		w = ic->thread_s > 0 ? ic->thread_s : 1;
+		if (n == 1) {
+			memcpy(pct, ic->pct, sizeof(ic->pct));
+			return true;
+		}
+		for (int st = 0; st < CT_STATES; st++)
+			sum[st] += isfinite(ic->pct[st]) ? ic->pct[st] * w : 0;
+		weight += w;
+		found++;
+	}
+	for (int st = 0; found && st < CT_STATES; st++)
+		pct[st] = (float)(sum[st] / weight);
+	return found > 0;
+}
+
+/* A budget per interval, of one class or of the classes folded into the
+ * "other" row (rows, sorted by by_pid_name): one column each, its states
+ * stacked bottom (on CPU) to top, 100% high; an interval without the
+ * class stays empty. */
+static void time_bars(FILE *f, const struct capture *c, const char *figure, const struct class_row *rows, int n,
+		      const char *caption)
 {
 	const int h = 80, bw = c->n_intervals > 60 ? 4 : 10;
 
-	fputs("<figure><figcaption>", f);
-	esc(f, p->comm);
-	fprintf(f, " (pid %d) / ", p->pid);
-	esc(f, s->name);
+	fprintf(f, "%s<figcaption>", figure);
+	if (caption) {
+		esc(f, caption);
+	} else {
+		esc(f, rows[0].group->comm);
+		fprintf(f, " (pid %d) / ", rows[0].group->pid);
+		esc(f, rows[0].cls->name);
+	}
 	fprintf(f, "</figcaption><svg class=\"time\" width=\"%d\" height=\"%d\" role=\"img\">",
 		c->n_intervals * bw + 2, h + 2);
 	for (int i = 0; i < c->n_intervals; i++) {
-		const struct capture_interval_class *ic = interval_class(&c->intervals[i], p->pid, s->name);
+		float pct[CT_STATES];
 		double y = h + 1;
 
-		for (int st = 0; ic && st < CT_STATES; st++) {
-			double hh = isfinite(ic->pct[st]) ? ic->pct[st] / 100.0 * h : 0;
+		if (!interval_shares(&c->intervals[i], rows, n, pct))
+			continue;
+		for (int st = 0; st < CT_STATES; st++) {
+			double hh = isfinite(pct[st]) ? pct[st] / 100.0 * h : 0;
 
 			if (hh <= 0)
 				continue;
@@ -453,7 +584,7 @@ static void time_bars(FILE *f, const struct capture *c, const struct sched_group
 			fprintf(f, "<rect x=\"%d\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"%s\">"
 				"<title>t=%.0fs %s %.1f%%</title></rect>",
 				1 + i * bw, y, bw - 1, hh, state_colour[st], c->intervals[i].t,
-				class_state_name(st), ic->pct[st]);
+				class_state_name(st), pct[st]);
 		}
 	}
 	fputs("</svg></figure>\n", f);
@@ -462,7 +593,7 @@ static void time_bars(FILE *f, const struct capture *c, const struct sched_group
 /* Blocked on what, over the whole capture: each class's states, the
  * syscalls behind its other-syscall time, and the futex word it waited
  * on longest with the futex waits' percentiles. */
-static void blocked_table(FILE *f, const struct capture *c, int shown)
+static void blocked_table(FILE *f, const struct ranked *r)
 {
 	static const struct report_own_col own[] = {
 		{ "pid", 10, false, 0 }, { "process", 20, true, 0 }, { "class", 30, true, 1 },
@@ -476,47 +607,54 @@ static void blocked_table(FILE *f, const struct capture *c, int shown)
 	      "capture. The futex word is the one its threads waited on longest: near 100% of the futex "
 	      "time, they queue on one lock.</p>\n<table id=\"blocked-table\">", f);
 	report_table_head(f, cols, n);
-	for (int i = 0; i < shown; i++) {
-		const struct sched_group_stats *g = &c->sched.groups[i];
-
-		for (int k = 0; k < g->n_classes; k++) {
-			const struct report_own o = class_own(g, &g->classes[k]);
-			const void *rows[] = { &g->classes[k] };
-
-			if (g->classes[k].time.thread_ns)
-				table_row(f, "<tr>", tables, cols, n, &o, rows, NULL);
-		}
-	}
+	class_rows(f, r, tables, cols, n);
 	fputs("</tbody></table>\n", f);
 }
 
-static void time_section(FILE *f, const struct capture *c, int top_n)
+static int time_section(FILE *f, const struct capture *c, int top_n, bool all)
 {
-	int shown = c->sched.n_groups < top_n ? c->sched.n_groups : top_n, bars = 0;
+	struct class_row *folded;
+	struct ranked r;
+	int err, n_folded;
 
 	fputs("<section id=\"time\"><h2>Where each class's time goes</h2>\n", f);
 	if (!c->have_sched) {
 		absent(f, c, "sched", "the wall-time budget");
 		fputs("</section>\n", f);
-		return;
+		return 0;
 	}
+	err = rank_classes(c, true, top_n, all, &r);
+	if (err)
+		return err;
+	n_folded = r.n - r.shown;
+	folded = malloc(sizeof(*folded) * (size_t)(n_folded ? n_folded : 1));
+	if (!folded) {
+		ranked_free(&r);
+		return -ENOMEM;
+	}
+	memcpy(folded, r.row + r.shown, sizeof(*folded) * (size_t)n_folded);
+	qsort(folded, (size_t)n_folded, sizeof(*folded), by_pid_name);
 	fputs("<p>Each thread class's thread-seconds per interval, split by state (100% = all its "
-	      "threads for the whole interval):", f);
+	      "threads for the whole interval), the busiest first:", f);
 	for (int st = 0; st < CT_STATES; st++)
 		fprintf(f, " <span style=\"color:%s\">&#9632;</span> %s", state_colour[st], class_state_name(st));
 	fputs(".</p>\n<div class=\"hists\">", f);
-	for (int i = 0; i < shown && bars < top_n; i++) {
-		const struct sched_group_stats *p = &c->sched.groups[i];
+	for (int i = 0; i < r.n; i++) {
+		if (i == r.shown) {
+			char fig[160];
 
-		for (int k = 0; k < p->n_classes && bars < top_n; k++)
-			if (p->classes[k].time.thread_ns) {
-				time_bars(f, c, p, &p->classes[k]);
-				bars++;
-			}
+			snprintf(fig, sizeof(fig), "<figure class=\"other\" title=\"the %d classes of the row "
+				 "&quot;other&quot; of the tables, as one: a click shows them\">", n_folded);
+			time_bars(f, c, fig, folded, n_folded, r.other.name);
+		}
+		time_bars(f, c, i < r.shown ? "<figure>" : "<figure class=\"folded\">", &r.row[i], 1, NULL);
 	}
 	fputs("</div>\n", f);
-	blocked_table(f, c, shown);
+	blocked_table(f, &r);
 	fputs("</section>\n", f);
+	free(folded);
+	ranked_free(&r);
+	return 0;
 }
 
 /* --- histograms --------------------------------------------------------- */
@@ -778,6 +916,7 @@ static void loss_section(FILE *f, const struct capture *c, int top_n)
 int report_html_write(FILE *f, const struct capture *c, const struct report_opts *o)
 {
 	int top_n = o && o->top_n > 0 ? o->top_n : 20, err;
+	bool all = o && o->all;
 
 	head(f, c);
 	header(f, c, o);
@@ -787,8 +926,9 @@ int report_html_write(FILE *f, const struct capture *c, const struct report_opts
 	if (err)
 		return err;
 	cpu_table(f, c);
-	class_table(f, c, top_n);
-	time_section(f, c, top_n);
+	err = class_table(f, c, top_n, all) ?: time_section(f, c, top_n, all);
+	if (err)
+		return err;
 	net_section(f, c, top_n);
 	loss_section(f, c, top_n);
 	clock_section(f, c, top_n);

@@ -10,7 +10,7 @@ static const struct fig_own_col who[] = {
 
 static const struct class_view view = {
 	&fig_time, who, (int)(sizeof(who) / sizeof(who[0])), TIME_TABLE_DEFAULT_SORT,
-	"v net view  q quit", 96, true,
+	"a all rows  v net view  q quit", 96, true,
 };
 
 bool time_table_valid_key(char key)
@@ -35,7 +35,7 @@ void time_table_row(char *buf, size_t len, const struct class_row *r)
 	class_view_row(&view, buf, len, r);
 }
 
-int time_table_rows(const struct sched_interval *iv, char sort_key, struct class_row **rows)
+int time_table_rows(const struct sched_interval *iv, char sort_key, bool all, struct class_rows *rows)
 {
-	return class_view_rows(&view, iv, sort_key, rows);
+	return class_view_rows(&view, iv, sort_key, all, rows);
 }

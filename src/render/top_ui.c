@@ -17,6 +17,7 @@ struct top_ui {
 	bool time;                     /* wall-time budget view */
 	char cpu_key, class_key, net_key;  /* each view keeps its own sort */
 	char time_key;
+	bool all;                      /* every class, none folded into "other" ('a') */
 	char status[256];
 	int ncpus;
 	bool have_view;
@@ -39,7 +40,7 @@ static void restore_terminal(void)
 		endwin();
 }
 
-int top_ui_open(struct top_ui **out, int ncpus, enum top_view view, char sort_key, const char *status)
+int top_ui_open(struct top_ui **out, int ncpus, enum top_view view, char sort_key, bool all, const char *status)
 {
 	bool classes = view == TOP_VIEW_CLASSES;
 	struct top_ui *ui = calloc(1, sizeof(*ui));
@@ -53,6 +54,7 @@ int top_ui_open(struct top_ui **out, int ncpus, enum top_view view, char sort_ke
 		return -ENOMEM;
 	}
 	ui->ncpus = ncpus;
+	ui->all = all;
 	ui->classes = classes;
 	ui->cpu_key = classes ? CPU_TABLE_DEFAULT_SORT : sort_key;
 	ui->class_key = classes ? sort_key : CLASS_TABLE_DEFAULT_SORT;
@@ -107,15 +109,14 @@ static int draw_cpus(struct top_ui *ui, int y, int last)
  * class of the sched interval, in the table's own columns and order. */
 struct class_draw {
 	void (*header)(char *buf, size_t len, char sort_key);
-	int (*rows)(const struct sched_interval *iv, char sort_key, struct class_row **rows);
+	int (*rows)(const struct sched_interval *iv, char sort_key, bool all, struct class_rows *rows);
 	void (*row)(char *buf, size_t len, const struct class_row *r);
 };
 
 static int draw_class_view(struct top_ui *ui, int y, int last, const struct class_draw *v, char key)
 {
-	struct class_row *rows;
+	struct class_rows rows;
 	char line[512];
-	int n;
 
 	v->header(line, sizeof(line), key);
 	attron(A_REVERSE);
@@ -125,13 +126,16 @@ static int draw_class_view(struct top_ui *ui, int y, int last, const struct clas
 		mvprintw(y++, 0, "(sched probes not attached: see dbtrace probes)");
 		return y;
 	}
-	n = v->rows(&ui->sched, key, &rows);
-	for (int i = 0; i < n && y < last; i++) {
-		v->row(line, sizeof(line), &rows[i]);
+	if (v->rows(&ui->sched, key, ui->all, &rows))
+		return y;
+	/* the "other" row, last, stays in sight: the rows above make room */
+	for (int i = 0; i < rows.n && y < last; i++) {
+		int at = rows.folded && y == last - 1 ? rows.n - 1 : i;
+
+		v->row(line, sizeof(line), &rows.row[at]);
 		mvprintw(y++, 0, "%s", line);
 	}
-	if (n >= 0)
-		free(rows);
+	class_rows_free(&rows);
 	return y;
 }
 
@@ -277,6 +281,9 @@ int top_ui_input(struct top_ui *ui)
 			} else {
 				ui->classes = true;
 			}
+			redraw = true;
+		} else if (ch == 'a' && (ui->time || ui->classes) && !ui->net) {
+			ui->all = !ui->all;
 			redraw = true;
 		} else if (ch > 0 && ch < 128 && ui->time) {
 			if (time_table_valid_key((char)ch)) {

@@ -157,6 +157,19 @@ now_s() { date +%s.%N; }
 	awk -v p="$POOL" '$1 == p { n++; if ($(NF - 1) != 1) bad = 1 } END { exit !(n && !bad) }' <<<"$output"
 	# nothing but the filtered process
 	[ -z "$(grep -E '^ *[0-9]+ ' <<<"$output" | grep -v " thread_pool ")" ]
+	# ranked by cost (RUNNABLE), the busiest first: the two busy workers
+	# spin, the RpcIO pair takes turns; the main thread, asleep, is the
+	# "other" row, last
+	[[ "$output" == *" *RUNNABLE "* ]]
+	local last
+	last="$(awk '/^dbtrace top/ { buf = "" } { buf = buf $0 "\n" } END { printf "%s", buf }' <<<"$output")"
+	grep -E '^ *[0-9-]+ ' <<<"$last" | awk '{ print $3 }' | paste -sd' ' | grep -qx 'TNT_L0_1002 RpcIO other'
+	grep -qE '^ +- +- +other \(1 class\) +1 ' <<<"$last"
+	# --all: every class, none folded
+	run "$DBTRACE" top --batch -d 1 --view classes --comm thread_pool --all
+	[ "$status" -eq 0 ]
+	grep -E "^ *$POOL +thread_pool +thread_pool +1 " <<<"$output"
+	! grep -q 'other (' <<<"$output"
 }
 
 @test "100k short-lived threads: memory stays capped and evictions are reported" {

@@ -565,8 +565,10 @@ static FILE *out_open(const char *dir, const char *name)
 	return f;
 }
 
-/* Every text view of the interval, in every sort key of its table. */
-static void tables(FILE *f, const struct interval *iv)
+/* Every text view of the interval, in every sort key of its table; the
+ * class and time views with every class (all), or as they list them by
+ * default, the idle ones folded. */
+static void tables(FILE *f, const struct interval *iv, bool all)
 {
 	static const char cpu_keys[] = "cusSntThrHilxw";
 	static const char class_keys[] = "ptCVIR59MmLDP";
@@ -575,7 +577,7 @@ static void tables(FILE *f, const struct interval *iv)
 	char line[1024];
 	int order[NCPUS], n;
 
-	for (const char *k = cpu_keys; *k; k++) {
+	for (const char *k = all ? cpu_keys : ""; *k; k++) {
 		cpu_table_header(line, sizeof(line), *k);
 		fprintf(f, "%s\n", line);
 		cpu_table_row(line, sizeof(line), &iv->total, iv->dt_s);
@@ -587,30 +589,32 @@ static void tables(FILE *f, const struct interval *iv)
 		}
 	}
 	for (const char *k = class_keys; *k; k++) {
-		struct class_row *rows;
+		struct class_rows rows;
 
 		class_table_header(line, sizeof(line), *k);
 		fprintf(f, "%s\n", line);
-		n = class_table_rows(&iv->sched, *k, &rows);
-		for (int i = 0; i < n; i++) {
-			class_table_row(line, sizeof(line), &rows[i]);
+		if (class_table_rows(&iv->sched, *k, all, &rows))
+			abort();
+		for (int i = 0; i < rows.n; i++) {
+			class_table_row(line, sizeof(line), &rows.row[i]);
 			fprintf(f, "%s\n", line);
 		}
-		free(rows);
+		class_rows_free(&rows);
 	}
 	for (const char *k = time_keys; *k; k++) {
-		struct class_row *rows;
+		struct class_rows rows;
 
 		time_table_header(line, sizeof(line), *k);
 		fprintf(f, "%s\n", line);
-		n = time_table_rows(&iv->sched, *k, &rows);
-		for (int i = 0; i < n; i++) {
-			time_table_row(line, sizeof(line), &rows[i]);
+		if (time_table_rows(&iv->sched, *k, all, &rows))
+			abort();
+		for (int i = 0; i < rows.n; i++) {
+			time_table_row(line, sizeof(line), &rows.row[i]);
 			fprintf(f, "%s\n", line);
 		}
-		free(rows);
+		class_rows_free(&rows);
 	}
-	for (const char *k = net_keys; *k; k++) {
+	for (const char *k = all ? net_keys : ""; *k; k++) {
 		const struct net_interval *ni = &iv->net;
 		int o[64];
 
@@ -713,7 +717,7 @@ static int run_seed(const char *dir, unsigned int seed, int ticks)
 	struct cpu_row rows[NCPUS], whole[NCPUS];
 	struct sim *s = calloc(1, sizeof(*s));
 	char name[64], err[256];
-	FILE *metrics, *text;
+	FILE *metrics, *text, *folded;
 	int cur = 1;
 
 	if (!s)
@@ -738,6 +742,8 @@ static int run_seed(const char *dir, unsigned int seed, int ticks)
 	metrics = out_open(dir, name);
 	snprintf(name, sizeof(name), "%u.tables.txt", seed);
 	text = out_open(dir, name);
+	snprintf(name, sizeof(name), "%u.folded.txt", seed);
+	folded = out_open(dir, name);
 
 	sim_snapshot(s, 0, &w[0], ival[0]);
 	cpu_snapshot_copy(&first_cpu, &w[0].cpu);
@@ -774,7 +780,9 @@ static int run_seed(const char *dir, unsigned int seed, int ticks)
 		fprintf(metrics, "# --- interval %d\n", tick);
 		prom_render(pt, &build, &self, metrics);
 		fprintf(text, "--- interval %d\n", tick);
-		tables(text, &iv);
+		tables(text, &iv, true);
+		fprintf(folded, "--- interval %d\n", tick);
+		tables(folded, &iv, false);
 		interval_free(&iv);
 		cur ^= 1;
 	}
@@ -820,6 +828,7 @@ static int run_seed(const char *dir, unsigned int seed, int ticks)
 	}
 	fclose(metrics);
 	fclose(text);
+	fclose(folded);
 	sched_summary_free(&summary);
 	findings_free(&now);
 	findings_free(&run);
