@@ -210,7 +210,7 @@ $(BUILD)/tests/tools/replay: tests/tools/replay.c $(BUILD)/libdbtrace.a
 # docs/capture-schema.md from the tables of figures, src/figures/, and the
 # table of docs/metrics.md from render/prom_families.c): `make docs`
 # after changing one; test_figures_doc fails until then.
-DOCS_GENERATED := docs/capture-schema.md docs/metrics.md
+DOCS_GENERATED := docs/capture-schema.md docs/diff.md docs/metrics.md
 $(BUILD)/gen_docs: scripts/gen_docs.c $(BUILD)/libdbtrace.a
 	$(call msg,GEN,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(BUILD)/libdbtrace.a -o $@ $(LIB_LDLIBS)

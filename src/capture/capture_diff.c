@@ -209,6 +209,18 @@ static void pid_key(const struct capture *c, int pid, char *buf, size_t len, cha
 
 /* --- sections ------------------------------------------------------------ */
 
+const struct cdiff_section_def cdiff_sections[CDIFF_SECTIONS] = {
+	[CDIFF_SOFTIRQ] = { "softirq", "softirq share per CPU (% of wall time)", { &fig_cpus } },
+	[CDIFF_CLASSES] = { "classes", "thread classes (process/class)", { &fig_classes, &fig_time } },
+	[CDIFF_PORTS] = { "ports", "service ports (PORT/ROLE)", { &fig_ports, &fig_port_loss } },
+	[CDIFF_DEVICES] = { "devices", "network devices", { &fig_devices, &fig_dev_loss } },
+	[CDIFF_CLOCK] = { "clock", "clock reads (process/class)", { &fig_clock } },
+	[CDIFF_FINDINGS] = { "findings", "findings (subject, id: severity)", { NULL } },
+};
+
+/* The tables of a section, k-th (see cdiff_sections). */
+#define TABLE(id, k) (cdiff_sections[id].tables[k])
+
 static const struct cpu_row *cpu_of(const struct capture *c, int cpu)
 {
 	for (int i = 0; i < c->n_cpus; i++)
@@ -266,7 +278,7 @@ static int softirq_section(struct capture_diff *d, const struct capture *a, cons
 		if (!ra && !rb)
 			continue;
 		snprintf(key, sizeof(key), "cpu%d", cpu);
-		err = figure_rows(d, CDIFF_SOFTIRQ, key, &fig_cpus, ra, rb);
+		err = figure_rows(d, CDIFF_SOFTIRQ, key, TABLE(CDIFF_SOFTIRQ, 0), ra, rb);
 	}
 	return err;
 }
@@ -305,9 +317,10 @@ static int classes_section(struct capture_diff *d, const struct capture *a, cons
 		err = class_pairs(&ps, &b->sched, true);
 	pairs_top(&ps, top_n);
 	for (int i = 0; i < ps.n && !err; i++) {
-		err = figure_rows(d, CDIFF_CLASSES, ps.p[i].key, &fig_classes, ps.p[i].a, ps.p[i].b);
-		if (!err)
-			err = figure_rows(d, CDIFF_CLASSES, ps.p[i].key, &fig_time, ps.p[i].a, ps.p[i].b);
+		/* both tables' rows are the class's */
+		for (int k = 0; k < 2 && !err; k++)
+			err = figure_rows(d, CDIFF_CLASSES, ps.p[i].key, TABLE(CDIFF_CLASSES, k), ps.p[i].a,
+					  ps.p[i].b);
 	}
 	free(ps.p);
 	return err;
@@ -372,16 +385,18 @@ static int net_sections(struct capture_diff *d, const struct capture *a, const s
 	while (devs.n && devs.p[devs.n - 1].rank <= 0)
 		devs.n--;
 	for (int i = 0; i < ports.n && !err; i++)
-		err = figure_rows(d, CDIFF_PORTS, ports.p[i].key, &fig_ports, ports.p[i].a, ports.p[i].b);
+		err = figure_rows(d, CDIFF_PORTS, ports.p[i].key, TABLE(CDIFF_PORTS, 0), ports.p[i].a, ports.p[i].b);
 	for (int i = 0; i < ports.n && !err; i++)
-		err = figure_rows(d, CDIFF_PORTS, ports.p[i].key, &fig_port_loss, port_loss_of(&a->net, ports.p[i].a),
+		err = figure_rows(d, CDIFF_PORTS, ports.p[i].key, TABLE(CDIFF_PORTS, 1),
+				  port_loss_of(&a->net, ports.p[i].a),
 				  port_loss_of(&b->net, ports.p[i].b));
 	for (int i = 0; i < devs.n && !err; i++) {
 		const struct net_dev_stats *x = devs.p[i].a, *y = devs.p[i].b;
 
-		err = figure_rows(d, CDIFF_DEVICES, devs.p[i].key, &fig_devices, x, y);
+		err = figure_rows(d, CDIFF_DEVICES, devs.p[i].key, TABLE(CDIFF_DEVICES, 0), x, y);
 		if (!err)
-			err = figure_rows(d, CDIFF_DEVICES, devs.p[i].key, &fig_dev_loss, dev_loss_of(&a->net, x),
+			err = figure_rows(d, CDIFF_DEVICES, devs.p[i].key, TABLE(CDIFF_DEVICES, 1),
+					  dev_loss_of(&a->net, x),
 					  dev_loss_of(&b->net, y));
 		/* the one text a diff compares: a qdisc added or changed */
 		if (!err)
@@ -433,7 +448,7 @@ static int clock_section(struct capture_diff *d, const struct capture *a, const 
 		err = clock_pairs(&ps, &b->clock, true);
 	pairs_top(&ps, top_n);
 	for (int i = 0; i < ps.n && !err; i++)
-		err = figure_rows(d, CDIFF_CLOCK, ps.p[i].key, &fig_clock, ps.p[i].a, ps.p[i].b);
+		err = figure_rows(d, CDIFF_CLOCK, ps.p[i].key, TABLE(CDIFF_CLOCK, 0), ps.p[i].a, ps.p[i].b);
 	free(ps.p);
 	return err;
 }
@@ -506,23 +521,13 @@ static int findings_section(struct capture_diff *d, const struct capture *a, con
 int capture_diff_compute(const struct capture *a, const struct capture *b,
 			 const struct cdiff_opts *opts, struct capture_diff *d)
 {
-	static const struct {
-		const char *name, *title;
-	} names[CDIFF_SECTIONS] = {
-		[CDIFF_SOFTIRQ] = { "softirq", "softirq share per CPU (% of wall time)" },
-		[CDIFF_CLASSES] = { "classes", "thread classes (process/class)" },
-		[CDIFF_PORTS] = { "ports", "service ports (PORT/ROLE)" },
-		[CDIFF_DEVICES] = { "devices", "network devices" },
-		[CDIFF_CLOCK] = { "clock", "clock reads (process/class)" },
-		[CDIFF_FINDINGS] = { "findings", "findings (subject, id: severity)" },
-	};
 	int top_n = opts && opts->top_n > 0 ? opts->top_n : 20;
 	int err;
 
 	memset(d, 0, sizeof(*d));
 	for (int i = 0; i < CDIFF_SECTIONS; i++) {
-		d->sec[i].name = names[i].name;
-		d->sec[i].title = names[i].title;
+		d->sec[i].name = cdiff_sections[i].name;
+		d->sec[i].title = cdiff_sections[i].title;
 	}
 	d->sec[CDIFF_SOFTIRQ].in_before = has_sirq(a);
 	d->sec[CDIFF_SOFTIRQ].in_after = has_sirq(b);

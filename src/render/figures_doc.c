@@ -1,8 +1,10 @@
 #define _GNU_SOURCE
 #include "render/figures_doc.h"
 #include "render/prom_families.h"
+#include "capture/capture_diff.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #define MARK_OPEN "<!-- figures: "
@@ -10,6 +12,8 @@
 #define MARK_CLOSE "<!-- /figures -->"
 /* the exporter's families (render/prom_families.h) */
 #define MARK_METRICS "metrics"
+/* diff's rows (capture/capture_diff.h) */
+#define MARK_DIFF "diff"
 
 /* What a member is, when its unit does not say it. */
 static const char *kind(const struct figure *f)
@@ -79,6 +83,63 @@ void figures_doc_metrics(FILE *f)
 	}
 }
 
+/* "10 points or 10%": the change diff calls the same. */
+static void noise(char *buf, size_t len, const struct figure *f, const struct fig_diff *d)
+{
+	const char *u = f->unit ? f->unit : "", *sep = !strcmp(u, "%") ? d->abs_floor == 1 ? " point" : " points" : "";
+	char a[48];
+
+	if (!strcmp(u, "%"))
+		u = "";
+	else if (u[0] && strcmp(u, "/s"))
+		sep = " ";
+	snprintf(a, sizeof(a), "%g%s%s", d->abs_floor, sep, u);
+	if (d->abs_floor > 0 && d->rel_floor > 0)
+		snprintf(buf, len, "%s or %g%%", a, 100 * d->rel_floor);
+	else if (d->abs_floor > 0)
+		snprintf(buf, len, "%s", a);
+	else if (d->rel_floor > 0)
+		snprintf(buf, len, "%g%%", 100 * d->rel_floor);
+	else
+		snprintf(buf, len, "no change");
+	if (d->shown_from > 0) {
+		size_t at = strlen(buf);
+
+		snprintf(buf + at, len - at, "; a row only where either side reaches %g", d->shown_from);
+	}
+}
+
+void figures_doc_diff(FILE *f)
+{
+	fputs("| section | metric | unit | a rise is | same within |\n| --- | --- | --- | --- | --- |\n", f);
+	for (int s = 0; s < CDIFF_SECTIONS; s++)
+		for (int k = 0; k < 2 && cdiff_sections[s].tables[k]; k++) {
+			struct fig_ref refs[64];
+			int n = figure_diff_rows(cdiff_sections[s].tables[k], refs, 64);
+
+			for (int i = 0; i < n && i < 64; i++) {
+				const struct fig_ref *r = &refs[i];
+				const char *key = r->f->keys ? r->f->keys->doc_name : "";
+				char metric[64], same[160];
+
+				if (r->f->keys && r->key)   /* a keyed figure: one row for its keys */
+					continue;
+				if (r->diff->metric)
+					snprintf(metric, sizeof(metric), r->diff->metric, key);
+				else if (r->f->keys)
+					snprintf(metric, sizeof(metric), "%s.%s", r->f->name, key);
+				else
+					snprintf(metric, sizeof(metric), "%s", r->f->name);
+				noise(same, sizeof(same), r->f, r->diff);
+				fprintf(f, "| `%s` | `%s` | %s | %s | %s |\n", cdiff_sections[s].name, metric, kind(r->f),
+					r->diff->better == FIG_LOWER	? "worse"
+					: r->diff->better == FIG_HIGHER ? "better"
+									: "up: no verdict",
+					same);
+			}
+		}
+}
+
 static const struct fig_table *section(const struct fig_table *const *sections, int n, const char *name,
 				       size_t len)
 {
@@ -86,6 +147,11 @@ static const struct fig_table *section(const struct fig_table *const *sections, 
 		if (strlen(sections[i]->section) == len && !strncmp(sections[i]->section, name, len))
 			return sections[i];
 	return NULL;
+}
+
+static bool is_mark(const char *name, const char *name_end, const char *mark)
+{
+	return (size_t)(name_end - name) == strlen(mark) && !strncmp(name, mark, strlen(mark));
 }
 
 int figures_doc_update(FILE *out, const char *text, size_t len, const struct fig_table *const *sections,
@@ -97,7 +163,7 @@ int figures_doc_update(FILE *out, const char *text, size_t len, const struct fig
 		const char *open = memmem(at, (size_t)(end - at), MARK_OPEN, strlen(MARK_OPEN));
 		const char *name, *name_end, *close;
 		const struct fig_table *t;
-		bool metrics;
+		bool metrics, diff;
 
 		if (!open) {
 			fwrite(at, 1, (size_t)(end - at), out);
@@ -108,10 +174,10 @@ int figures_doc_update(FILE *out, const char *text, size_t len, const struct fig
 		if (!name_end)
 			return -EINVAL;
 		t = section(sections, n, name, (size_t)(name_end - name));
-		metrics = (size_t)(name_end - name) == strlen(MARK_METRICS) && !strncmp(name, MARK_METRICS,
-											  strlen(MARK_METRICS));
+		metrics = is_mark(name, name_end, MARK_METRICS);
+		diff = is_mark(name, name_end, MARK_DIFF);
 		close = memmem(name_end, (size_t)(end - name_end), MARK_CLOSE, strlen(MARK_CLOSE));
-		if ((!t && !metrics) || !close)
+		if ((!t && !metrics && !diff) || !close)
 			return -EINVAL;
 		/* the marker line stays, the table follows it, the close ends it */
 		name_end += strlen(MARK_OPEN_END);
@@ -119,8 +185,10 @@ int figures_doc_update(FILE *out, const char *text, size_t len, const struct fig
 		fputc('\n', out);
 		if (t)
 			figures_doc_table(out, t);
-		else
+		else if (metrics)
 			figures_doc_metrics(out);
+		else
+			figures_doc_diff(out);
 		at = close;
 		fwrite(at, 1, strlen(MARK_CLOSE), out);
 		at += strlen(MARK_CLOSE);
