@@ -280,6 +280,14 @@ static const struct figure class_figs[] = {
 	{ .name = "runnable_avg", .type = FIG_NUM, .offset = CLS(runnable_avg),
 	  .doc = "mean number of its threads running or waiting to run",
 	  .diff = { FIG_NEUTRAL, 0.1, 0.10 }, .top = { 'R', "RUNNABLE", 8, 1, 80 }, .report = { "runnable", 130 } },
+	{ .name = "runq_wait_pct", .unit = "%", .type = FIG_NUM, .offset = CLS(runq_wait_pct),
+	  .doc = "of the time its threads were runnable (`runnable_avg`: on a CPU or waiting for one), the "
+		 "share they waited for a CPU: 100 x (`runnable_avg` - `oncpu_pct` / 100) / `runnable_avg`. Unlike "
+		 "`runnable_avg` it does not grow with the number of threads: 50 means they wait as long as they "
+		 "run, each run takes twice as long as it needs; `null` when never runnable (added; absent in "
+		 "older captures)",
+	  .diff = { FIG_LOWER, 5, 0.10 }, .top = { 'W', "%RQWAIT", 7, 1, 145 },
+	  .report = { "runq wait %", 135 } },
 	{ .name = "softirq_lost_pct", .unit = "%", .type = FIG_NUM, .offset = CLS(softirq_lost_pct),
 	  .doc = "of its on-CPU time, the share spent in softirq handlers that ran on top of its threads "
 		 "(charged to the task that was on the CPU when the softirq ran; the idle task is never charged)",

@@ -91,6 +91,7 @@ int class_fold(struct sched_class_stats *o, const struct class_row *rows, int n)
 	o->softirq_lost_pct = o->oncpu_pct > 0 ? sirq / o->oncpu_pct : 0;
 	o->net_softirq_lost_pct = o->oncpu_pct > 0 ? net_sirq / o->oncpu_pct : 0;
 	o->vdso_pct = NAN;
+	sched_class_derive(o);
 	/* the split of the on-CPU time by the classes' own splits (what
 	 * class_time_finish splits by: it takes them as tick counts) */
 	o->time.tick_user_ns = user_ns;

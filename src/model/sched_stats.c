@@ -25,6 +25,7 @@ void sched_class_finish(struct sched_class_stats *c, double dt_s)
 		c->softirq_lost_pct = 100;
 	if (c->net_softirq_lost_pct > 100)
 		c->net_softirq_lost_pct = 100;
+	sched_class_derive(c);
 	class_time_finish(&c->time);
 	c->time.futex_p50_us = c->futex_hist ? hist_percentile_us(c->futex_hist, DBT_HIST_BUCKETS, 0.50) : NAN;
 	c->time.futex_p99_us = c->futex_hist ? hist_percentile_us(c->futex_hist, DBT_HIST_BUCKETS, 0.99) : NAN;
@@ -39,6 +40,18 @@ void sched_class_finish(struct sched_class_stats *c, double dt_s)
 		c->runq_p99_us = c->runq_max_us;
 	if (c->runq_p50_us > c->runq_max_us)
 		c->runq_p50_us = c->runq_max_us;
+}
+
+void sched_class_derive(struct sched_class_stats *c)
+{
+	/* of the time its threads wanted a CPU, the share they waited for
+	 * one: independent of how many threads the class has (RUNNABLE is
+	 * not), 50% when they wait as long as they run */
+	double oncpu = c->oncpu_pct / 100;
+
+	c->runq_wait_pct = c->runnable_avg > 0 && c->runnable_avg >= oncpu
+				   ? 100 * (c->runnable_avg - oncpu) / c->runnable_avg
+				   : NAN;
 }
 
 int sched_hist_merge(__u64 **dst, const __u64 *src)

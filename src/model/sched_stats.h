@@ -22,6 +22,7 @@ struct sched_class_stats {
 	double vol_per_s, invol_per_s, migrations_per_s;
 	double runq_p50_us, runq_p99_us, runq_max_us;   /* NAN: no wait seen */
 	double runnable_avg;           /* mean threads running or waiting to run */
+	double runq_wait_pct;          /* of that, the share waiting; NAN: never runnable */
 	double softirq_lost_pct;       /* of its on-CPU time, spent in softirqs that interrupted it */
 	double net_softirq_lost_pct;   /* the NET_RX + NET_TX part of that */
 	double vdso_pct;               /* clock family's share of its samples in the vDSO; NAN: none
@@ -57,6 +58,11 @@ struct sched_group_stats {
 
 /* Derived rates from the raw sums over dt_s seconds. */
 void sched_class_finish(struct sched_class_stats *c, double dt_s);
+/* The figures made from the row's other figures rather than from its
+ * raw sums, so that rows with none (the views' "other" row, folded from
+ * classes read back from a capture) have them too. sched_class_finish()
+ * calls it. */
+void sched_class_derive(struct sched_class_stats *c);
 /* Adds b's raw sums (and histograms) into a. Returns 0 or -ENOMEM. */
 int sched_class_add(struct sched_class_stats *a, const struct sched_class_stats *b);
 /* *dst += src (DBT_HIST_BUCKETS counts; none when src is NULL), *dst
