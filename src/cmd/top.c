@@ -57,8 +57,8 @@ int cmd_top(const struct dbt_config *cfg)
 	int rc;
 
 	if (!(view == TOP_VIEW_NET       ? net_table_valid_key(t.sort_key)
-	      : view == TOP_VIEW_TIME    ? time_table_valid_key(t.sort_key)
-	      : view == TOP_VIEW_CLASSES ? class_table_valid_key(t.sort_key)
+	      : view == TOP_VIEW_TIME    ? class_view_valid_key(&time_table_view, t.sort_key)
+	      : view == TOP_VIEW_CLASSES ? class_view_valid_key(&class_table_view, t.sort_key)
 					 : cpu_table_valid_key(t.sort_key))) {
 		log_err("bad sort key '%c': one of the keys in the table header", t.sort_key);
 		return DBT_EXIT_USAGE;

@@ -29,46 +29,25 @@ static int print_cpus(FILE *out, const struct interval *iv, char sort_key)
 	return 0;
 }
 
-static int print_classes(FILE *out, const struct interval *iv, char sort_key, bool all)
+/* The class view or the time view (render/class_view.h). */
+static int print_class_view(FILE *out, const struct interval *iv, const struct class_view *v, char sort_key,
+			    bool all)
 {
 	struct class_rows rows;
 	char line[512];
 	int err;
 
-	class_table_header(line, sizeof(line), sort_key);
+	class_view_header(v, line, sizeof(line), sort_key);
 	fprintf(out, "%s\n", line);
 	if (!iv->have_sched) {
 		fprintf(out, "(sched probes not attached)\n");
 		return 0;
 	}
-	err = class_table_rows(&iv->sched, sort_key, all, &rows);
+	err = class_view_rows(v, &iv->sched, sort_key, all, &rows);
 	if (err)
 		return err;
 	for (int i = 0; i < rows.n; i++) {
-		class_table_row(line, sizeof(line), &rows.row[i]);
-		fprintf(out, "%s\n", line);
-	}
-	class_rows_free(&rows);
-	return 0;
-}
-
-static int print_time(FILE *out, const struct interval *iv, char sort_key, bool all)
-{
-	struct class_rows rows;
-	char line[512];
-	int err;
-
-	time_table_header(line, sizeof(line), sort_key);
-	fprintf(out, "%s\n", line);
-	if (!iv->have_sched) {
-		fprintf(out, "(sched probes not attached)\n");
-		return 0;
-	}
-	err = time_table_rows(&iv->sched, sort_key, all, &rows);
-	if (err)
-		return err;
-	for (int i = 0; i < rows.n; i++) {
-		time_table_row(line, sizeof(line), &rows.row[i]);
+		class_view_row(v, line, sizeof(line), &rows.row[i]);
 		fprintf(out, "%s\n", line);
 	}
 	class_rows_free(&rows);
@@ -123,8 +102,8 @@ int batch_print(FILE *out, const struct interval *iv, const struct finding_list 
 		stamp, iv->t_s, iv->dt_s, (unsigned long long)iv->lost_events,
 		(unsigned long long)iv->thread_evictions);
 	err = view == TOP_VIEW_NET       ? print_net(out, iv, sort_key)
-	      : view == TOP_VIEW_CLASSES ? print_classes(out, iv, sort_key, all)
-	      : view == TOP_VIEW_TIME    ? print_time(out, iv, sort_key, all)
+	      : view == TOP_VIEW_CLASSES ? print_class_view(out, iv, &class_table_view, sort_key, all)
+	      : view == TOP_VIEW_TIME    ? print_class_view(out, iv, &time_table_view, sort_key, all)
 					 : print_cpus(out, iv, sort_key);
 	if (err)
 		return err;

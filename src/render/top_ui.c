@@ -106,19 +106,13 @@ static int draw_cpus(struct top_ui *ui, int y, int last)
 }
 
 /* The per-class tables (the class view, the time view): one row per
- * class of the sched interval, in the table's own columns and order. */
-struct class_draw {
-	void (*header)(char *buf, size_t len, char sort_key);
-	int (*rows)(const struct sched_interval *iv, char sort_key, bool all, struct class_rows *rows);
-	void (*row)(char *buf, size_t len, const struct class_row *r);
-};
-
-static int draw_class_view(struct top_ui *ui, int y, int last, const struct class_draw *v, char key)
+ * class of the sched interval, in the view's own columns and order. */
+static int draw_class_view(struct top_ui *ui, int y, int last, const struct class_view *v, char key)
 {
 	struct class_rows rows;
 	char line[512];
 
-	v->header(line, sizeof(line), key);
+	class_view_header(v, line, sizeof(line), key);
 	attron(A_REVERSE);
 	mvprintw(y++, 0, "%-*s", COLS > 1 ? COLS - 1 : 1, line);
 	attroff(A_REVERSE);
@@ -126,31 +120,17 @@ static int draw_class_view(struct top_ui *ui, int y, int last, const struct clas
 		mvprintw(y++, 0, "(sched probes not attached: see dbtrace probes)");
 		return y;
 	}
-	if (v->rows(&ui->sched, key, ui->all, &rows))
+	if (class_view_rows(v, &ui->sched, key, ui->all, &rows))
 		return y;
 	/* the "other" row, last, stays in sight: the rows above make room */
 	for (int i = 0; i < rows.n && y < last; i++) {
 		int at = rows.folded && y == last - 1 ? rows.n - 1 : i;
 
-		v->row(line, sizeof(line), &rows.row[at]);
+		class_view_row(v, line, sizeof(line), &rows.row[at]);
 		mvprintw(y++, 0, "%s", line);
 	}
 	class_rows_free(&rows);
 	return y;
-}
-
-static int draw_classes(struct top_ui *ui, int y, int last)
-{
-	static const struct class_draw v = { class_table_header, class_table_rows, class_table_row };
-
-	return draw_class_view(ui, y, last, &v, ui->class_key);
-}
-
-static int draw_time(struct top_ui *ui, int y, int last)
-{
-	static const struct class_draw v = { time_table_header, time_table_rows, time_table_row };
-
-	return draw_class_view(ui, y, last, &v, ui->time_key);
 }
 
 static void draw_findings(struct top_ui *ui, int y)
@@ -211,6 +191,7 @@ static int draw_net(struct top_ui *ui, int y, int last)
 
 static void draw(struct top_ui *ui)
 {
+	char help[512];
 	int y = 0, maxy = getmaxy(stdscr);
 	int panel = maxy - 1 - FINDING_LINES;
 
@@ -222,15 +203,16 @@ static void draw(struct top_ui *ui)
 	if (ui->net)
 		draw_net(ui, y, panel);
 	else if (ui->time)
-		draw_time(ui, y, panel);
+		draw_class_view(ui, y, panel, &time_table_view, ui->time_key);
 	else if (ui->classes)
-		draw_classes(ui, y, panel);
+		draw_class_view(ui, y, panel, &class_table_view, ui->class_key);
 	else
 		draw_cpus(ui, y, panel);
 	draw_findings(ui, panel);
 	mvprintw(maxy - 1, 0, "%s", ui->net ? net_table_key_help()
-				    : ui->time ? time_table_key_help()
-				    : ui->classes ? class_table_key_help() : cpu_table_key_help());
+				    : ui->time ? class_view_key_help(&time_table_view, help, sizeof(help))
+				    : ui->classes ? class_view_key_help(&class_table_view, help, sizeof(help))
+						  : cpu_table_key_help());
 	refresh();
 }
 
@@ -286,7 +268,7 @@ int top_ui_input(struct top_ui *ui)
 			ui->all = !ui->all;
 			redraw = true;
 		} else if (ch > 0 && ch < 128 && ui->time) {
-			if (time_table_valid_key((char)ch)) {
+			if (class_view_valid_key(&time_table_view, (char)ch)) {
 				ui->time_key = (char)ch;
 				redraw = true;
 			}
@@ -295,7 +277,7 @@ int top_ui_input(struct top_ui *ui)
 				ui->net_key = (char)ch;
 				redraw = true;
 			}
-		} else if (ch > 0 && ch < 128 && ui->classes && class_table_valid_key((char)ch)) {
+		} else if (ch > 0 && ch < 128 && ui->classes && class_view_valid_key(&class_table_view, (char)ch)) {
 			ui->class_key = (char)ch;
 			redraw = true;
 		} else if (ch > 0 && ch < 128 && !ui->classes && cpu_table_valid_key((char)ch)) {

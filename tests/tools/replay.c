@@ -591,12 +591,12 @@ static void tables(FILE *f, const struct interval *iv, bool all)
 	for (const char *k = class_keys; *k; k++) {
 		struct class_rows rows;
 
-		class_table_header(line, sizeof(line), *k);
+		class_view_header(&class_table_view, line, sizeof(line), *k);
 		fprintf(f, "%s\n", line);
-		if (class_table_rows(&iv->sched, *k, all, &rows))
+		if (class_view_rows(&class_table_view, &iv->sched, *k, all, &rows))
 			abort();
 		for (int i = 0; i < rows.n; i++) {
-			class_table_row(line, sizeof(line), &rows.row[i]);
+			class_view_row(&class_table_view, line, sizeof(line), &rows.row[i]);
 			fprintf(f, "%s\n", line);
 		}
 		class_rows_free(&rows);
@@ -604,12 +604,12 @@ static void tables(FILE *f, const struct interval *iv, bool all)
 	for (const char *k = time_keys; *k; k++) {
 		struct class_rows rows;
 
-		time_table_header(line, sizeof(line), *k);
+		class_view_header(&time_table_view, line, sizeof(line), *k);
 		fprintf(f, "%s\n", line);
-		if (time_table_rows(&iv->sched, *k, all, &rows))
+		if (class_view_rows(&time_table_view, &iv->sched, *k, all, &rows))
 			abort();
 		for (int i = 0; i < rows.n; i++) {
-			time_table_row(line, sizeof(line), &rows.row[i]);
+			class_view_row(&time_table_view, line, sizeof(line), &rows.row[i]);
 			fprintf(f, "%s\n", line);
 		}
 		class_rows_free(&rows);

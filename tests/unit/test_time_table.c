@@ -59,27 +59,27 @@ static void test_futex_word_columns_and_sort(void **state)
 	set_class(&cls[0], "spin", 2000000000, 0, NULL, 0);
 	set_class(&cls[1], "lockers", 1000000000, 1000000000, one, 1);
 	set_class(&cls[2], "waiters", 1000000000, 1000000000, spread, 2);
-	time_table_header(head, sizeof(head), 'w');
+	class_view_header(&time_table_view, head, sizeof(head), 'w');
 	assert_non_null(strstr(head, "%KERN *%WORD FUTEX-WORD"));
 	assert_non_null(strstr(head, "OTHER-SYSCALLS"));
-	assert_true(time_table_valid_key('w'));
+	assert_true(class_view_valid_key(&time_table_view, 'w'));
 
 	/* every row (the classes' runnable is 0: none is worth a row) */
-	assert_int_equal(time_table_rows(&iv, 'w', true, &rows), 0);
+	assert_int_equal(class_view_rows(&time_table_view, &iv, 'w', true, &rows), 0);
 	assert_int_equal(rows.n, 3);
 	assert_int_equal(rows.folded, 0);
 	/* highest share first, the class without futex waits last */
 	assert_string_equal(rows.row[0].cls->name, "lockers");
 	assert_string_equal(rows.row[1].cls->name, "waiters");
 	assert_string_equal(rows.row[2].cls->name, "spin");
-	time_table_row(row, sizeof(row), &rows.row[0]);
+	class_view_row(&time_table_view, row, sizeof(row), &rows.row[0]);
 	word_fields(row, pct, addr);
 	assert_string_equal(pct, "90");   /* 0.9 s of its 1 s of futex time */
 	assert_string_equal(addr, "0x55d0c0a04200");
-	time_table_row(row, sizeof(row), &rows.row[1]);
+	class_view_row(&time_table_view, row, sizeof(row), &rows.row[1]);
 	word_fields(row, pct, addr);
 	assert_string_equal(pct, "30");
-	time_table_row(row, sizeof(row), &rows.row[2]);
+	class_view_row(&time_table_view, row, sizeof(row), &rows.row[2]);
 	word_fields(row, pct, addr);
 	assert_string_equal(pct, "-");
 	assert_string_equal(addr, "-");
@@ -110,16 +110,16 @@ static void test_idle_classes_fold_into_other(void **state)
 	cls[2].threads = 1;
 	set_class(&cls[3], "busy", 1900000000, 100000000, NULL, 0);
 	cls[3].runnable_avg = 1.9;
-	time_table_header(head, sizeof(head), TIME_TABLE_DEFAULT_SORT);
+	class_view_header(&time_table_view, head, sizeof(head), TIME_TABLE_DEFAULT_SORT);
 	assert_non_null(strstr(head, "THR *RUNNABLE %ONCPU"));
 
-	assert_int_equal(time_table_rows(&iv, TIME_TABLE_DEFAULT_SORT, false, &rows), 0);
+	assert_int_equal(class_view_rows(&time_table_view, &iv, TIME_TABLE_DEFAULT_SORT, false, &rows), 0);
 	assert_int_equal(rows.n, 3);
 	assert_int_equal(rows.folded, 2);
 	assert_string_equal(rows.row[0].cls->name, "busy");
 	assert_string_equal(rows.row[1].cls->name, "pool");
 	assert_null(rows.row[2].group);
-	time_table_row(row, sizeof(row), &rows.row[2]);
+	class_view_row(&time_table_view, row, sizeof(row), &rows.row[2]);
 	/* PID COMM CLASS... THR RUNNABLE %ONCPU */
 	assert_int_equal(sscanf(row, "%39s %39s %39s %39s %39s %39s", f[0], f[1], f[2], f[3], f[4], f[5]), 6);
 	assert_string_equal(f[0], "-");
@@ -131,7 +131,7 @@ static void test_idle_classes_fold_into_other(void **state)
 	class_rows_free(&rows);
 
 	/* sorted by another key, the same rows shown, and "other" last */
-	assert_int_equal(time_table_rows(&iv, 'f', false, &rows), 0);
+	assert_int_equal(class_view_rows(&time_table_view, &iv, 'f', false, &rows), 0);
 	assert_int_equal(rows.n, 3);
 	assert_string_equal(rows.row[0].cls->name, "pool");
 	assert_string_equal(rows.row[1].cls->name, "busy");
@@ -139,7 +139,7 @@ static void test_idle_classes_fold_into_other(void **state)
 	class_rows_free(&rows);
 
 	/* all: every class */
-	assert_int_equal(time_table_rows(&iv, TIME_TABLE_DEFAULT_SORT, true, &rows), 0);
+	assert_int_equal(class_view_rows(&time_table_view, &iv, TIME_TABLE_DEFAULT_SORT, true, &rows), 0);
 	assert_int_equal(rows.n, 4);
 	assert_int_equal(rows.folded, 0);
 	assert_string_equal(rows.row[3].cls->name, "idle");
