@@ -108,3 +108,40 @@ int class_fold(struct sched_class_stats *o, const struct class_row *rows, int n)
 	}
 	return 0;
 }
+
+int class_rank(const struct sched_group_stats *groups, int n_groups, bool timed_only, int max_shown, bool all,
+	       struct class_ranking *out)
+{
+	int n = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (int i = 0; i < n_groups; i++)
+		n += groups[i].n_classes;
+	out->row = calloc(n ? (size_t)n : 1, sizeof(*out->row));
+	if (!out->row)
+		return -ENOMEM;
+	for (int i = 0; i < n_groups; i++)
+		for (int k = 0; k < groups[i].n_classes; k++)
+			if (!timed_only || groups[i].classes[k].time.thread_ns)
+				out->row[out->n++] = (struct class_row){ &groups[i], &groups[i].classes[k] };
+	qsort(out->row, (size_t)out->n, sizeof(*out->row), class_row_by_cost);
+	out->shown = class_rank_split(out->row, out->n, max_shown, all);
+	if (out->shown < out->n) {
+		int err = class_fold(&out->other, out->row + out->shown, out->n - out->shown);
+
+		if (err) {
+			free(out->row);
+			memset(out, 0, sizeof(*out));
+			return err;
+		}
+	}
+	return 0;
+}
+
+void class_ranking_free(struct class_ranking *r)
+{
+	if (r->shown < r->n)
+		sched_class_free(&r->other);
+	free(r->row);
+	memset(r, 0, sizeof(*r));
+}

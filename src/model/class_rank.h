@@ -38,6 +38,21 @@ int class_row_by_cost(const void *a, const void *b);
  * how many are shown. */
 int class_rank_split(struct class_row *rows, int n, int max_shown, bool all);
 
+/* The classes of groups ranked, split and folded: what a view lists. */
+struct class_ranking {
+	struct class_row *row;         /* n, by cost: the shown ones first, then those folded */
+	int n, shown;
+	struct sched_class_stats other;   /* the folded ones as one row, when shown < n */
+};
+
+/* Every class of the n_groups groups (timed_only: those with a wall-time
+ * budget) ranked by cost, split by class_rank_split() and the rest
+ * folded by class_fold(). Returns 0 or -ENOMEM; free with
+ * class_ranking_free(). */
+int class_rank(const struct sched_group_stats *groups, int n_groups, bool timed_only, int max_shown, bool all,
+	       struct class_ranking *out);
+void class_ranking_free(struct class_ranking *r);
+
 /* The "other" row: the n classes of rows folded into one, named
  * "other (N classes)". What adds up is summed (threads, the on-CPU %,
  * switches, migrations, runnable, the time budget's seconds, the

@@ -100,51 +100,29 @@ int class_view_rows(const struct class_view *v, const struct sched_interval *iv,
 		    struct class_rows *out)
 {
 	struct fig_tcol cols[FIG_COLS_MAX];
-	int ncols = cols_of(v, cols), n = 0, shown;
+	int ncols = cols_of(v, cols), err;
 	const struct fig_tcol *col = fig_cols_find(cols, ncols, sort_key);
-	struct class_row *r;
+	struct class_ranking *rk = &out->rank;
 
 	memset(out, 0, sizeof(*out));
 	if (!col)
 		col = fig_cols_find(cols, ncols, v->default_key);
-	for (int i = 0; i < iv->n_groups; i++)
-		n += iv->groups[i].n_classes;
-	r = calloc(n ? (size_t)n : 1, sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	n = 0;
-	for (int i = 0; i < iv->n_groups; i++)
-		for (int k = 0; k < iv->groups[i].n_classes; k++) {
-			if (v->timed_only && !iv->groups[i].classes[k].time.thread_ns)
-				continue;
-			r[n].group = &iv->groups[i];
-			r[n].cls = &iv->groups[i].classes[k];
-			n++;
-		}
-	qsort(r, (size_t)n, sizeof(*r), class_row_by_cost);
-	shown = class_rank_split(r, n, 0, all);
-	qsort_r(r, (size_t)shown, sizeof(*r), compare, (void *)col);
-	out->row = r;
-	out->n = shown;
-	if (shown < n) {
-		int err = class_fold(&out->other, r + shown, n - shown);
-
-		if (err) {
-			free(r);
-			out->row = NULL;
-			return err;
-		}
-		out->folded = n - shown;
-		r[shown] = (struct class_row){ NULL, &out->other };
-		out->n = shown + 1;
+	err = class_rank(iv->groups, iv->n_groups, v->timed_only, 0, all, rk);
+	if (err)
+		return err;
+	qsort_r(rk->row, (size_t)rk->shown, sizeof(*rk->row), compare, (void *)col);
+	out->row = rk->row;
+	out->n = rk->shown;
+	if (rk->shown < rk->n) {
+		/* the first folded row's place, now that it is counted there */
+		out->folded = rk->n - rk->shown;
+		rk->row[out->n++] = (struct class_row){ NULL, &rk->other };
 	}
 	return 0;
 }
 
 void class_rows_free(struct class_rows *r)
 {
-	free(r->row);
-	if (r->folded)
-		sched_class_free(&r->other);
+	class_ranking_free(&r->rank);
 	memset(r, 0, sizeof(*r));
 }

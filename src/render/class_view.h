@@ -39,7 +39,7 @@ struct class_rows {
 	struct class_row *row;         /* n: the classes shown, then the "other" row when folded */
 	int n;
 	int folded;                    /* classes the "other" row folds (model/class_rank.h) */
-	struct sched_class_stats other;
+	struct class_ranking rank;     /* what row points into */
 };
 
 /* The interval's classes ranked by cost (model/class_rank.h), the ones

@@ -366,53 +366,6 @@ static void cpu_table(FILE *f, const struct capture *c)
 	fputs("</tbody></table>\n</section>\n", f);
 }
 
-/* The capture's classes as the report lists them (model/class_rank.h):
- * ranked by cost, the first shown ones worth a row (at most top_n), then
- * the ones folded into the "other" row; timed_only: the classes with a
- * wall-time budget. */
-struct ranked {
-	struct class_row *row;
-	int n, shown;
-	struct sched_class_stats other;   /* when shown < n */
-};
-
-static int rank_classes(const struct capture *c, bool timed_only, int top_n, bool all, struct ranked *r)
-{
-	int n = 0;
-
-	memset(r, 0, sizeof(*r));
-	for (int i = 0; i < c->sched.n_groups; i++)
-		n += c->sched.groups[i].n_classes;
-	r->row = calloc(n ? (size_t)n : 1, sizeof(*r->row));
-	if (!r->row)
-		return -ENOMEM;
-	for (int i = 0; i < c->sched.n_groups; i++) {
-		const struct sched_group_stats *g = &c->sched.groups[i];
-
-		for (int k = 0; k < g->n_classes; k++)
-			if (!timed_only || g->classes[k].time.thread_ns)
-				r->row[r->n++] = (struct class_row){ g, &g->classes[k] };
-	}
-	qsort(r->row, (size_t)r->n, sizeof(*r->row), class_row_by_cost);
-	r->shown = class_rank_split(r->row, r->n, top_n, all);
-	if (r->shown < r->n) {
-		int err = class_fold(&r->other, r->row + r->shown, r->n - r->shown);
-
-		if (err) {
-			free(r->row);
-			return err;
-		}
-	}
-	return 0;
-}
-
-static void ranked_free(struct ranked *r)
-{
-	if (r->shown < r->n)
-		sched_class_free(&r->other);
-	free(r->row);
-}
-
 /* A class row's own columns: its group's pid and name, its name, and
  * the group's allowed CPUs (num 0, text 0-2). */
 static struct report_own class_own(const struct sched_group_stats *g, const struct sched_class_stats *c)
@@ -421,7 +374,7 @@ static struct report_own class_own(const struct sched_group_stats *g, const stru
 }
 
 /* What the "other" row holds, for its tooltip. */
-static const char *other_title(const struct ranked *r)
+static const char *other_title(const struct class_ranking *r)
 {
 	bool busy = r->n > r->shown && class_worth_showing(r->row[r->shown].cls);
 
@@ -433,7 +386,7 @@ static const char *other_title(const struct ranked *r)
 /* A table's rows of ranked classes: the shown ones, then the "other"
  * row, which a click unfolds into the rows it folds (report.js), those
  * after it. */
-static void class_rows(FILE *f, const struct ranked *r, const struct fig_table *const *tables,
+static void class_rows(FILE *f, const struct class_ranking *r, const struct fig_table *const *tables,
 		       const struct report_col *cols, int n)
 {
 	for (int i = 0; i < r->n; i++) {
@@ -461,7 +414,7 @@ static int class_table(FILE *f, const struct capture *c, int top_n, bool all)
 	const struct fig_table *const tables[] = { &fig_classes };
 	struct report_col cols[REPORT_TABLE_COLS];
 	int n = report_table_cols(own, (int)(sizeof(own) / sizeof(own[0])), tables, 1, cols), err;
-	struct ranked r;
+	struct class_ranking r;
 
 	fputs("<section id=\"classes\"><h2>Thread classes</h2>\n", f);
 	if (!c->have_sched) {
@@ -469,7 +422,7 @@ static int class_table(FILE *f, const struct capture *c, int top_n, bool all)
 		fputs("</section>\n", f);
 		return 0;
 	}
-	err = rank_classes(c, false, top_n, all, &r);
+	err = class_rank(c->sched.groups, c->sched.n_groups, false, top_n, all, &r);
 	if (err)
 		return err;
 	fputs("<p>Per process and thread class over the whole capture (threads grouped by name), the "
@@ -483,7 +436,7 @@ static int class_table(FILE *f, const struct capture *c, int top_n, bool all)
 	if (c->processes_omitted > 0)
 		fprintf(f, "<p class=\"meta\">%d less busy processes not shown.</p>\n", c->processes_omitted);
 	fputs("</section>\n", f);
-	ranked_free(&r);
+	class_ranking_free(&r);
 	return 0;
 }
 
@@ -593,7 +546,7 @@ static void time_bars(FILE *f, const struct capture *c, const char *figure, cons
 /* Blocked on what, over the whole capture: each class's states, the
  * syscalls behind its other-syscall time, and the futex word it waited
  * on longest with the futex waits' percentiles. */
-static void blocked_table(FILE *f, const struct ranked *r)
+static void blocked_table(FILE *f, const struct class_ranking *r)
 {
 	static const struct report_own_col own[] = {
 		{ "pid", 10, false, 0 }, { "process", 20, true, 0 }, { "class", 30, true, 1 },
@@ -614,7 +567,7 @@ static void blocked_table(FILE *f, const struct ranked *r)
 static int time_section(FILE *f, const struct capture *c, int top_n, bool all)
 {
 	struct class_row *folded;
-	struct ranked r;
+	struct class_ranking r;
 	int err, n_folded;
 
 	fputs("<section id=\"time\"><h2>Where each class's time goes</h2>\n", f);
@@ -623,13 +576,13 @@ static int time_section(FILE *f, const struct capture *c, int top_n, bool all)
 		fputs("</section>\n", f);
 		return 0;
 	}
-	err = rank_classes(c, true, top_n, all, &r);
+	err = class_rank(c->sched.groups, c->sched.n_groups, true, top_n, all, &r);
 	if (err)
 		return err;
 	n_folded = r.n - r.shown;
 	folded = malloc(sizeof(*folded) * (size_t)(n_folded ? n_folded : 1));
 	if (!folded) {
-		ranked_free(&r);
+		class_ranking_free(&r);
 		return -ENOMEM;
 	}
 	memcpy(folded, r.row + r.shown, sizeof(*folded) * (size_t)n_folded);
@@ -653,7 +606,7 @@ static int time_section(FILE *f, const struct capture *c, int top_n, bool all)
 	blocked_table(f, &r);
 	fputs("</section>\n", f);
 	free(folded);
-	ranked_free(&r);
+	class_ranking_free(&r);
 	return 0;
 }
 

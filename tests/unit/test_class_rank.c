@@ -130,11 +130,55 @@ static void test_fold(void **state)
 	free(h);
 }
 
+/* The classes of groups, as a view takes them: ranked across groups,
+ * those without a budget left out when asked, the rest folded. */
+static void test_rank_groups(void **state)
+{
+	struct sched_class_stats a[2], b[2];
+	struct sched_group_stats g[2] = {
+		{ .pid = 10, .classes = a, .n_classes = 2 },
+		{ .pid = 20, .classes = b, .n_classes = 2 },
+	};
+	struct class_ranking r;
+
+	(void)state;
+	set(&a[0], "idle", 0);
+	set(&a[1], "busy", 2);
+	a[1].time.thread_ns = 1;
+	set(&b[0], "pool", 1);
+	b[0].time.thread_ns = 1;
+	set(&b[1], "untimed", 3);
+	assert_int_equal(class_rank(g, 2, false, 0, false, &r), 0);
+	assert_int_equal(r.n, 4);
+	assert_int_equal(r.shown, 3);
+	assert_string_equal(r.row[0].cls->name, "untimed");
+	assert_true(r.row[0].group == &g[1]);
+	assert_string_equal(r.row[1].cls->name, "busy");
+	assert_string_equal(r.row[2].cls->name, "pool");
+	assert_string_equal(r.other.name, "other (1 class)");
+	class_ranking_free(&r);
+
+	assert_int_equal(class_rank(g, 2, true, 1, false, &r), 0);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.shown, 1);
+	assert_string_equal(r.row[0].cls->name, "busy");
+	assert_string_equal(r.other.name, "other (1 class)");
+	class_ranking_free(&r);
+
+	assert_int_equal(class_rank(g, 2, false, 1, true, &r), 0);
+	assert_int_equal(r.shown, 4);
+	class_ranking_free(&r);
+	assert_int_equal(class_rank(g, 0, false, 0, false, &r), 0);
+	assert_int_equal(r.n, 0);
+	class_ranking_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rank_and_split),
 		cmocka_unit_test(test_fold),
+		cmocka_unit_test(test_rank_groups),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
