@@ -149,7 +149,8 @@ now_s() { date +%s.%N; }
 	run "$DBTRACE" top --batch -d 2 --view classes --comm thread_pool
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^ *PID COMM' <<<"$output")" -eq 2 ]
-	[[ "$output" == *"*INVOL/s"* ]]
+	# sorted by RUNNABLE by default: the classes' cost
+	[[ "$output" == *"*RUNNABLE"* ]]
 	grep -E "^ *$POOL +thread_pool +TNT_L0_1002 +2 " <<<"$output"
 	grep -E "^ *$POOL +thread_pool +RpcIO +2 " <<<"$output"
 	# PROCS, before CPUS: the pool is a process alone
@@ -158,18 +159,32 @@ now_s() { date +%s.%N; }
 	# nothing but the filtered process
 	[ -z "$(grep -E '^ *[0-9]+ ' <<<"$output" | grep -v " thread_pool ")" ]
 	# ranked by cost (RUNNABLE), the busiest first: the two busy workers
-	# spin, the RpcIO pair takes turns; the main thread, asleep, is the
-	# "other" row, last
-	[[ "$output" == *" *RUNNABLE "* ]]
+	# always runnable, the RpcIO pair taking turns
 	local last
 	last="$(awk '/^dbtrace top/ { buf = "" } { buf = buf $0 "\n" } END { printf "%s", buf }' <<<"$output")"
-	grep -E '^ *[0-9-]+ ' <<<"$last" | awk '{ print $3 }' | paste -sd' ' | grep -qx 'TNT_L0_1002 RpcIO other'
-	grep -qE '^ +- +- +other \(1 class\) +1 ' <<<"$last"
-	# --all: every class, none folded
-	run "$DBTRACE" top --batch -d 1 --view classes --comm thread_pool --all
+	awk -v p="$POOL" '$1 == p { print $3 }' <<<"$last" | paste -sd' ' | grep -qx 'TNT_L0_1002 RpcIO'
+}
+
+# The whole machine's classes: kernel threads that woke now and then
+# (kworker, rcu_preempt, ksoftirqd) are there every second, and idle:
+# by default one "other (N classes)" row, last, below the classes worth a
+# row sorted by RUNNABLE; --all lists every class and folds none.
+@test "top --batch --view classes: idle classes are one \"other\" row, --all lists them" {
+	run "$DBTRACE" top --batch -d 1 --view classes
 	[ "$status" -eq 0 ]
-	grep -E "^ *$POOL +thread_pool +thread_pool +1 " <<<"$output"
+	local rows
+	rows="$(grep -E '^ *[0-9-]+ ' <<<"$output")"
+	echo "$rows" | tail -5
+	# the last row is the other row, the only one
+	tail -1 <<<"$rows" | grep -qE '^ +- +- +other \([0-9]+ class(es)?\) '
+	[ "$(grep -c 'other (' <<<"$rows")" -eq 1 ]
+	# the rest by RUNNABLE (column 8), highest first
+	head -n -1 <<<"$rows" | awk '{ if (NR > 1 && $8 > prev) bad = 1; prev = $8 } END { exit bad }'
+	run "$DBTRACE" top --batch -d 1 --view classes --all
+	[ "$status" -eq 0 ]
 	! grep -q 'other (' <<<"$output"
+	# every class: more rows than the few worth one
+	[ "$(grep -cE '^ *[0-9]+ ' <<<"$output")" -gt "$(grep -cE '^ *[0-9]+ ' <<<"$rows")" ]
 }
 
 @test "100k short-lived threads: memory stays capped and evictions are reported" {
