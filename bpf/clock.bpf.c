@@ -16,7 +16,10 @@
  * Every program is SEC("?...") so nothing loads unless the plan picks it.
  *
  * Kernel fields read here are listed, with their history, in
- * core_fixes.bpf.h.
+ * core_fixes.bpf.h. The sampler runs on 5.10 and newer: the task is
+ * bpf_get_current_task()'s, read with CO-RE, and its saved registers
+ * come from bpf_task_pt_regs() where the kernel has it (5.15), else from
+ * the top of its kernel stack (dbt_current_regs).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -126,7 +129,7 @@ static __always_inline int on_sample(struct bpf_perf_event_data *ctx)
 			__sync_fetch_and_add(&st->idle_samples, 1);
 		return 0;
 	}
-	task = bpf_get_current_task_btf();
+	task = (struct task_struct *)bpf_get_current_task();
 	mm = BPF_CORE_READ(task, mm);
 	if (!mm) {
 		if (st)
@@ -162,7 +165,7 @@ static __always_inline int on_sample(struct bpf_perf_event_data *ctx)
 		return 0;
 	}
 	/* in the kernel: which system call, if any, the thread is in */
-	if (sys_index(dbt_regs_syscall_nr((const struct pt_regs *)bpf_task_pt_regs(task))) >= 0)
+	if (sys_index(dbt_regs_syscall_nr(dbt_current_regs(task, false))) >= 0)
 		__sync_fetch_and_add(&th->sys_samples, 1);
 	return 0;
 }

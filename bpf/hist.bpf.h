@@ -7,6 +7,7 @@
 #define DBTRACE_HIST_BPF_H
 
 #include "dbtrace/hist.h"
+#include "maps.bpf.h"
 
 /* The bucket of ns as an index the verifier can bound. clang proves the
  * bucket below DBT_HIST_BUCKETS and drops dbt_hist_bucket()'s clamp, and
@@ -16,7 +17,7 @@ static __always_inline __u64 dbt_hist_index(__u64 ns)
 {
 	__u64 b = dbt_hist_bucket(ns);
 
-	asm volatile("if %0 <= %1 goto +1\n\t%0 = %1" : "+r"(b) : "i"(DBT_HIST_BUCKETS - 1));
+	dbt_clamp(b, DBT_HIST_BUCKETS - 1);
 	return b;
 }
 

@@ -13,7 +13,9 @@
  *
  * Two variants, each a complete set, chosen by the attach plan:
  *  "tp_btf"  tp_btf tcp_retransmit_skb, tcp_retransmit_synack, kfree_skb;
- *            per-socket state in socket storage
+ *            per-socket state in socket storage, or where tracing
+ *            programs may not use it (before 5.11) in the LRU hash
+ *            (socks_in_hash, set by user space)
  *  "raw_tp"  the same tracepoints untyped; per-socket state in an LRU
  *            hash keyed by the socket's address
  *
@@ -39,6 +41,7 @@
 #include <bpf/bpf_endian.h>
 #include "dbtrace/loss.h"
 #include "dbtrace/net.h"
+#include "maps.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -94,6 +97,10 @@ struct {
 	__type(value, struct dbt_loss_sock);
 } loss_socks SEC(".maps");
 
+/* Set by user space: socket state in loss_socks even on the typed path
+ * (no socket storage in tracing programs before 5.11). */
+const volatile bool socks_in_hash = false;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -120,10 +127,9 @@ static __always_inline void note_netns(__u32 inum)
 	struct dbt_loss_stats *st;
 	__u32 one = 1;
 
-	if (!inum || bpf_map_lookup_elem(&loss_netns, &inum))
+	if (!inum)
 		return;
-	if (bpf_map_update_elem(&loss_netns, &inum, &one, BPF_NOEXIST) &&
-	    !bpf_map_lookup_elem(&loss_netns, &inum)) {
+	if (!dbt_lookup_or_init(&loss_netns, &inum, &one, NULL)) {
 		st = stats();
 		if (st)
 			st->netns_failed++;
@@ -154,15 +160,9 @@ static __always_inline bool tcp_sock_of_inet(const struct sock *sk)
 
 static __always_inline struct dbt_loss_port *port_entry(const struct dbt_loss_port_key *k)
 {
-	struct dbt_loss_port zero = {}, *p = bpf_map_lookup_elem(&loss_ports, k);
+	struct dbt_loss_port zero = {}, *p = dbt_lookup_or_init(&loss_ports, k, &zero, NULL);
 	struct dbt_loss_stats *st;
 
-	if (p)
-		return p;
-	/* BPF_NOEXIST: another CPU may have made it first; ours is then a
-	 * zeroed per-CPU copy that the lookup finds */
-	bpf_map_update_elem(&loss_ports, k, &zero, BPF_NOEXIST);
-	p = bpf_map_lookup_elem(&loss_ports, k);
 	if (!p) {
 		st = stats();
 		if (st)
@@ -177,13 +177,13 @@ static __always_inline struct dbt_loss_sock *sock_state(const struct sock *sk, c
 	struct dbt_loss_stats *st;
 	struct dbt_loss_sock *s;
 
-	if (typed) {
+	if (typed && !socks_in_hash) {
 		s = bpf_sk_storage_get(&loss_sk_state, (struct sock *)sk, NULL,
 				       BPF_SK_STORAGE_GET_F_CREATE);
 	} else {
 		__u64 key = (__u64)sk;
-		__u64 addrpair = BPF_CORE_READ(sk, __sk_common.skc_addrpair);
-		__u32 portpair = BPF_CORE_READ(sk, __sk_common.skc_portpair);
+		__u64 addrpair = KREAD(typed, sk, __sk_common.skc_addrpair);
+		__u32 portpair = KREAD(typed, sk, __sk_common.skc_portpair);
 		struct dbt_loss_sock fresh = { .addrpair = addrpair, .portpair = portpair };
 
 		s = bpf_map_lookup_elem(&loss_socks, &key);
@@ -319,7 +319,7 @@ static __always_inline void on_drop(struct sk_buff *skb, __u32 reason, const str
 	all = bpf_map_lookup_elem(&loss_reasons, &zero);
 	/* the compiler would index with the unclamped reason: hide the
 	 * clamp's result from it so the mask stays for the verifier */
-	asm volatile("" : "+r"(slot));
+	dbt_opaque(slot);
 	if (all)
 		all->n[slot & (DBT_LOSS_REASON_SLOTS - 1)]++;
 	dev = KREAD(typed, skb, dev);
@@ -342,8 +342,7 @@ static __always_inline void on_drop(struct sk_buff *skb, __u32 reason, const str
 	if (!d) {
 		if (dev)
 			BPF_CORE_READ_STR_INTO(&fresh.dev, dev, name);
-		bpf_map_update_elem(&loss_drops, &k, &fresh, BPF_NOEXIST);
-		d = bpf_map_lookup_elem(&loss_drops, &k);
+		d = dbt_lookup_or_init(&loss_drops, &k, &fresh, NULL);
 	}
 	if (d) {
 		d->count++;

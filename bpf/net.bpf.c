@@ -5,16 +5,19 @@
  * tx queue latency per device, rx socket-queue latency and response time
  * per service port, all aggregated here as log-linear ns histograms.
  *
- * Three variants, each a complete set, chosen by the attach plan:
+ * Four variants, each a complete set, chosen by the attach plan:
  *  "fentry+tp_btf"  fentry tcp_sendmsg, fexit tcp_recvmsg, fentry
  *                   sock_def_readable (the default sk_data_ready of TCP
  *                   sockets, always called through the pointer, so never
  *                   inlined away); 6.1 has none of the socket tracepoints
- *  "tp_btf"         tracepoints tcp:tcp_sendmsg_locked,
- *                   sock:sock_recv_length, sock:sk_data_ready (6.10+)
+ *  "tp_btf"         tracepoints tcp:tcp_sendmsg_locked (6.16),
+ *                   sock:sock_recv_length, sock:sk_data_ready (6.3)
  *  "raw_tp"         the same tracepoints without BTF typing
+ *  "kprobe+raw_tp"  kprobes on the fentry variant's functions (the
+ *                   receive's return through a kretprobe), for kernels
+ *                   that refuse fentry and lack the tracepoints
  * Every variant takes the tx queue from net:net_dev_queue and
- * net:net_dev_xmit (typed tp_btf in the first two).
+ * net:net_dev_xmit (typed tp_btf in the first two, raw_tp in the others).
  *
  * Sends are taken at their start (fentry tcp_sendmsg, tcp_sendmsg_locked),
  * not at the end of the call (sock_send_length): on loopback the reply
@@ -23,12 +26,17 @@
  *
  * Kernel fields read: sock_common's addr/port pairs, family, state, num
  * and dport (stable since 2.6); sk_protocol (a plain u16 since 5.6, a
- * bitfield before: dbtrace needs BTF and targets newer kernels);
+ * bitfield before; dbtrace runs on 5.10 and newer);
  * sk_max_ack_backlog, sk_receive_queue.qlen; sk_buff dev;
  * net_device ifindex, name, qdisc and nd_net (absent without
- * CONFIG_NET_NS: namespace 0); Qdisc enqueue. fexit
- * tcp_recvmsg assumes the 5.19+ prototype (the nonblock argument went
- * away in 5.19, "net: remove noblock parameter from recvmsg() entities").
+ * CONFIG_NET_NS: namespace 0); Qdisc enqueue. tcp_recvmsg's prototype
+ * changed twice: (sk, msg, len, nonblock, flags, addr_len) before 5.19
+ * ("net: remove noblock parameter from recvmsg() entities"), then
+ * (sk, msg, len, flags, addr_len), and (sk, msg, len, flags) in 6.18:
+ * user space reads the running kernel's from BTF (recv_params).
+ *
+ * No instruction here is newer than 5.10: port slots come from a queue
+ * user space fills, not from an atomic fetch-and-add (5.12).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -36,8 +44,10 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
 #include "dbtrace/net.h"
+#include "core_fixes.bpf.h"
 #include "load_sample.bpf.h"
 #include "hist.bpf.h"
+#include "maps.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -93,9 +103,10 @@ struct {
 
 /* Socket state. Socket-local storage where the programs are typed: a
  * lookup is a pointer chase from the socket instead of a hash, and it goes
- * away with the socket. raw_tp programs cannot use it (their socket
- * pointer is untyped) and fall back to an LRU hash by address; user space
- * shrinks that map to one entry when another variant loads. */
+ * away with the socket. raw_tp and kprobe programs cannot use it (their
+ * socket pointer is untyped), nor typed ones before 5.11
+ * (socks_in_hash): they fall back to an LRU hash by address; user space
+ * shrinks that map to one entry where it is not used. */
 struct {
 	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -109,6 +120,28 @@ struct {
 	__type(key, __u64);                /* struct sock address */
 	__type(value, struct dbt_net_sock);
 } net_socks SEC(".maps");
+
+/* Set by user space: typed programs keep socket state in net_socks too
+ * (tracing programs may use socket storage from 5.11 on). */
+const volatile bool socks_in_hash = false;
+
+/* kprobe variant: a receive call's socket and flags, from its entry to
+ * its return (LRU: a thread killed inside the call never returns) */
+struct recv_args {
+	__u64 sk;
+	__u64 flags;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, DBT_NET_MAX_SOCKS);
+	__type(key, __u64);                /* pid_tgid */
+	__type(value, struct recv_args);
+} net_recv_args SEC(".maps");
+
+/* Set by user space: how many parameters the kernel's tcp_recvmsg has
+ * (6 before 5.19, 5, 4 from 6.18 on). */
+const volatile int recv_params = 5;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -126,10 +159,10 @@ struct {
 
 /* Ports: a sample is an array index, not a hash lookup (two samples per
  * request on each end); the hash is consulted once per socket, and again
- * only when its slot changed hands. Slots never used yet are handed out
- * by net_port_next; slots user space gave back (ports quiet for a while,
- * when the array runs full) wait in net_port_free. A port's counters are
- * cumulative while it holds its slot. */
+ * only when its slot changed hands. Free slots wait in net_port_free:
+ * user space fills it with every slot at load, and gives back slots of
+ * ports quiet for a while when the array runs full. A port's counters
+ * are cumulative while it holds its slot. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, DBT_NET_MAX_PORTS);
@@ -151,13 +184,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct dbt_net_port_hist);
 } net_port_hist SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);              /* next free slot */
-} net_port_next SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_QUEUE);
@@ -287,15 +313,11 @@ static __always_inline __u32 dev_netns(struct net_device *dev, const bool typed)
 static __always_inline struct dbt_net_dev *dev_entry(struct net_device *dev, const bool typed)
 {
 	struct dbt_net_dev_key k = { .netns = dev_netns(dev, typed), .ifindex = KREAD(typed, dev, ifindex) };
-	struct dbt_net_dev *d = bpf_map_lookup_elem(&net_devs, &k);
+	struct dbt_net_dev *d = dbt_lookup_or_init(&net_devs, &k, (const void *)&zero_dev, NULL);
 	struct dbt_net_stats *st;
 
-	if (d)
+	if (d && d->name[0])
 		return d;
-	/* BPF_NOEXIST: another CPU may have made it first, then ours is a
-	 * zeroed per-CPU copy that the lookup below finds */
-	bpf_map_update_elem(&net_devs, &k, (const void *)&zero_dev, BPF_NOEXIST);
-	d = bpf_map_lookup_elem(&net_devs, &k);
 	if (!d) {
 		st = stats();
 		if (st)
@@ -310,13 +332,9 @@ static __always_inline struct dbt_net_dev *dev_entry(struct net_device *dev, con
 static __always_inline struct dbt_net_dev_hist *dev_hist(struct net_device *dev, const bool typed)
 {
 	struct dbt_net_dev_key k = { .netns = dev_netns(dev, typed), .ifindex = KREAD(typed, dev, ifindex) };
-	struct dbt_net_dev_hist *h = bpf_map_lookup_elem(&net_dev_hist, &k);
+	struct dbt_net_dev_hist *h = dbt_lookup_or_init(&net_dev_hist, &k, (const void *)&zero_dev_hist, NULL);
 	struct dbt_net_stats *st;
 
-	if (h)
-		return h;
-	bpf_map_update_elem(&net_dev_hist, &k, (const void *)&zero_dev_hist, BPF_NOEXIST);
-	h = bpf_map_lookup_elem(&net_dev_hist, &k);
 	if (!h) {
 		st = stats();
 		if (st)
@@ -387,21 +405,14 @@ static __always_inline bool tcp_conn(struct sock *sk, const bool typed)
 	return KREAD(typed, sk, __sk_common.skc_state) != TCP_LISTEN;
 }
 
-/* A slot nobody holds: one given back first, else one never used;
- * DBT_NET_MAX_PORTS when there is none. */
+/* A slot nobody holds; DBT_NET_MAX_PORTS when there is none. */
 static __always_inline __u32 free_slot(void)
 {
-	__u32 zero = 0, *next, n;
+	__u32 n;
 
 	if (!bpf_map_pop_elem(&net_port_free, &n) && n < DBT_NET_MAX_PORTS)
 		return n;
-	next = bpf_map_lookup_elem(&net_port_next, &zero);
-	/* checked before the add: a full array retried on every sample
-	 * must not wrap the counter round to slots in use */
-	if (!next || *next >= DBT_NET_MAX_PORTS)
-		return DBT_NET_MAX_PORTS;
-	n = __sync_fetch_and_add(next, 1);
-	return n < DBT_NET_MAX_PORTS ? n : DBT_NET_MAX_PORTS;
+	return DBT_NET_MAX_PORTS;
 }
 
 /* The slot of a port and role in net_ports, taking a free one the first
@@ -464,7 +475,7 @@ static __always_inline struct dbt_net_sock *sock_state(struct sock *sk, const bo
 	struct dbt_net_stats *st;
 	struct dbt_net_sock *s;
 
-	if (typed) {
+	if (typed && !socks_in_hash) {
 		s = bpf_sk_storage_get(&net_sk_state, sk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
 		if (s && s->set_up)
 			return s;
@@ -482,8 +493,8 @@ static __always_inline struct dbt_net_sock *sock_state(struct sock *sk, const bo
 	}
 	{
 		__u64 key = (__u64)sk;
-		__u64 addrpair = BPF_CORE_READ(sk, __sk_common.skc_addrpair);
-		__u32 portpair = BPF_CORE_READ(sk, __sk_common.skc_portpair);
+		__u64 addrpair = KREAD(typed, sk, __sk_common.skc_addrpair);
+		__u32 portpair = KREAD(typed, sk, __sk_common.skc_portpair);
 		struct dbt_net_sock fresh = {};
 
 		s = bpf_map_lookup_elem(&net_socks, &key);
@@ -660,10 +671,29 @@ int BPF_PROG(net_xmit_fe, struct sk_buff *skb, int rc, struct net_device *dev, u
 }
 SEC("?fentry/tcp_sendmsg")
 int BPF_PROG(net_send_fe, struct sock *sk) { on_send(sk, true); return 0; }
+/* The arguments by position, as the kernel's prototype has them: the
+ * return value follows the last parameter. Each read is a load at a
+ * constant offset (dbt_load_at: the verifier allows no other in an fexit
+ * context, and refuses one past the prototype even where it cannot
+ * run), and the branches for other prototypes are folded away at load.
+ * Only what is used is read: before 5.17 the verifier refuses a read of
+ * addr_len, an int *. */
 SEC("?fexit/tcp_recvmsg")
-int BPF_PROG(net_recv_fe, struct sock *sk, struct msghdr *msg, size_t len, int flags,
-	     int *addr_len, int ret)
+int net_recv_fe(unsigned long long *ctx)
 {
+	struct sock *sk = (struct sock *)ctx[0];
+	int ret, flags;
+
+	if (recv_params == 6) {
+		ret = (int)dbt_load_at(ctx, 6 * 8);
+		flags = (int)dbt_load_at(ctx, 4 * 8);
+	} else if (recv_params == 5) {
+		ret = (int)dbt_load_at(ctx, 5 * 8);
+		flags = (int)dbt_load_at(ctx, 3 * 8);
+	} else {
+		ret = (int)dbt_load_at(ctx, 4 * 8);
+		flags = (int)dbt_load_at(ctx, 3 * 8);
+	}
 	on_recv(sk, ret, flags, true);
 	return 0;
 }
@@ -711,3 +741,40 @@ int BPF_PROG(net_recv_raw, struct sock *sk, int ret, int flags)
 }
 SEC("?raw_tp/sk_data_ready")
 int BPF_PROG(net_ready_raw, struct sock *sk) { on_ready(sk, false); return 0; }
+
+/* --- variant "kprobe+raw_tp" ------------------------------------------ */
+
+SEC("?raw_tp/net_dev_queue")
+int BPF_PROG(net_queue_kp, struct sk_buff *skb) { on_queue(skb, false); return 0; }
+SEC("?raw_tp/net_dev_xmit")
+int BPF_PROG(net_xmit_kp, struct sk_buff *skb, int rc, struct net_device *dev, unsigned int len)
+{
+	on_xmit(skb, rc, dev, len, false);
+	return 0;
+}
+SEC("?kprobe/tcp_sendmsg")
+int BPF_KPROBE(net_send_kp, struct sock *sk) { on_send(sk, false); return 0; }
+SEC("?kprobe/tcp_recvmsg")
+int BPF_KPROBE(net_recv_kp, struct sock *sk)
+{
+	struct recv_args a = { .sk = (__u64)sk };
+	__u64 id = bpf_get_current_pid_tgid();
+
+	a.flags = recv_params == 6 ? dbt_kprobe_arg(ctx, 4) : dbt_kprobe_arg(ctx, 3);
+	bpf_map_update_elem(&net_recv_args, &id, &a, BPF_ANY);
+	return 0;
+}
+SEC("?kretprobe/tcp_recvmsg")
+int BPF_KRETPROBE(net_recvr_kp, int ret)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct recv_args *a = bpf_map_lookup_elem(&net_recv_args, &id);
+
+	if (!a)
+		return 0;
+	on_recv((struct sock *)a->sk, ret, (int)a->flags, false);
+	bpf_map_delete_elem(&net_recv_args, &id);
+	return 0;
+}
+SEC("?kprobe/sock_def_readable")
+int BPF_KPROBE(net_ready_kp, struct sock *sk) { on_ready(sk, false); return 0; }

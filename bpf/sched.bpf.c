@@ -29,8 +29,14 @@
  * switch-out (TASK_DEAD) puts its final record in sched_threads, marked
  * exited, where user space reads it once and deletes it.
  *
+ * Kernels: tp_btf needs task storage in tracing programs (5.13) and the
+ * atomic instructions of 5.12 (runq_flush's compare-and-swap); raw_tp
+ * runs on 5.10 and newer, and none of its instructions is newer than
+ * that (the verifier before 5.12 refuses a cmpxchg even in dead code).
+ *
  * Kernel fields read: task_struct pid, tgid, comm, group_leader, nvcsw,
- * nivcsw, start_time, __state, se.sum_exec_runtime, se.nr_migrations,
+ * nivcsw, start_time, __state (state before 5.14: core_fixes.bpf.h),
+ * se.sum_exec_runtime, se.nr_migrations,
  * sched_info.run_delay, utime, stime; for the blocked time
  * (bpf/sched_blocked.bpf.h) flags, in_iowait, the saved pt_regs, files for
  * read on a socket, and se.cfs_rq->rq->clock (the runqueue clock the
@@ -41,6 +47,8 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "dbtrace/sched.h"
+#include "core_fixes.bpf.h"
+#include "maps.bpf.h"
 #include "sirq_pending.bpf.h"
 #include "hist.bpf.h"
 
@@ -131,23 +139,20 @@ static __always_inline struct dbt_sched_thread *thread_of(struct task_struct *t,
 {
 	struct dbt_sched_thread *th;
 	struct dbt_sched_stats *st;
+	bool made;
 
-	th = bpf_map_lookup_elem(&sched_threads, &tid);
-	if (th)
+	th = dbt_lookup_or_init(&sched_threads, &tid, (const void *)&zero_thread, &made);
+	/* found, or another CPU inserted it first and set it up */
+	if (th && !made)
 		return th;
 	st = stats();
-	if (bpf_map_update_elem(&sched_threads, &tid, (const void *)&zero_thread, BPF_NOEXIST)) {
-		/* another CPU may have inserted it first */
-		th = bpf_map_lookup_elem(&sched_threads, &tid);
-		if (!th && st)
+	if (!th) {
+		if (st)
 			st->update_failed++;
-		return th;
+		return NULL;
 	}
 	if (st)
 		st->inserts++;
-	th = bpf_map_lookup_elem(&sched_threads, &tid);
-	if (!th)
-		return NULL;
 	th->tid = tid;
 	th->pid = KREAD(typed, t, tgid);
 	/* the leader may never run while we watch: name the process now */
@@ -178,9 +183,8 @@ static __always_inline void record_run(struct dbt_sched_thread *th, __u64 wait, 
 	__u64 i = gen & 1;
 	struct dbt_sched_ival *iv;
 
-	/* 6.1's verifier loses bounds across register spills: mask each
-	 * index in the register the access uses */
-	asm volatile("%0 &= 1" : "+r"(i));
+	/* 6.1's verifier loses bounds across register spills */
+	dbt_mask(i, 1);
 	iv = &th->ival[i];
 	if (iv->gen != gen) {
 		/* still interval gen - 2, read long ago */
@@ -190,7 +194,7 @@ static __always_inline void record_run(struct dbt_sched_thread *th, __u64 wait, 
 	if (cpu < DBT_SCHED_CPU_WORDS * 64) {
 		__u64 word = cpu / 64;
 
-		asm volatile("%0 &= %1" : "+r"(word) : "i"(DBT_SCHED_CPU_WORDS - 1));
+		dbt_mask(word, DBT_SCHED_CPU_WORDS - 1);
 		iv->cpus[word] |= 1ull << (cpu % 64);
 	} else {
 		iv->cpus_beyond = 1;
@@ -207,22 +211,16 @@ static __always_inline struct dbt_sched_runq_hist *name_hist(const struct dbt_sc
 	struct dbt_sched_runq_key k = { .pid = th->pid, .kind = kind };
 	struct dbt_sched_runq_hist *h;
 	struct dbt_sched_stats *st;
+	bool made;
 
 	__builtin_memcpy(k.comm, th->comm, sizeof(k.comm));
-	h = bpf_map_lookup_elem(&sched_runq, &k);
+	h = dbt_lookup_or_init(&sched_runq, &k, (const void *)&zero_runq, &made);
+	if (h && made)
+		h->born_ns = bpf_ktime_get_ns();
 	if (!h) {
-		if (!bpf_map_update_elem(&sched_runq, &k, (const void *)&zero_runq, BPF_NOEXIST)) {
-			h = bpf_map_lookup_elem(&sched_runq, &k);
-			if (h)
-				h->born_ns = bpf_ktime_get_ns();
-		} else {
-			h = bpf_map_lookup_elem(&sched_runq, &k);
-		}
-		if (!h) {
-			st = stats();
-			if (st)
-				st->update_failed++;
-		}
+		st = stats();
+		if (st)
+			st->update_failed++;
 	}
 	return h;
 }
@@ -261,7 +259,7 @@ static __always_inline void runq_flush(struct dbt_sched_thread *th)
 		if (k >= n)
 			break;
 		b = held[(f + k) % DBT_SCHED_RUNQ_STAGE];
-		asm volatile("if %0 <= %1 goto +1\n\t%0 = %1" : "+r"(b) : "i"(DBT_HIST_BUCKETS - 1));
+		dbt_clamp(b, DBT_HIST_BUCKETS - 1);
 		__sync_fetch_and_add(&h->buckets[b], 1);
 	}
 }
@@ -285,9 +283,7 @@ static __always_inline void runq_hold(struct dbt_sched_thread *th, __u64 wait)
  * TASK_DEAD before its final __schedule(). */
 static __always_inline bool dying(struct task_struct *t, const bool typed)
 {
-	if (!bpf_core_field_exists(t->__state))
-		return false;
-	return KREAD(typed, t, __state) & TASK_DEAD;
+	return dbt_task_state(t, typed) & TASK_DEAD;
 }
 
 /* The record of a thread leaving the CPU: its storage when it has one
@@ -382,7 +378,11 @@ static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, __u32 
 		return;
 	}
 	blocked_switch_out(th, prev, preempt, true, typed);
-	runq_flush(th);
+	/* raw_tp holds no waits (name_hist_add above), and its program
+	 * must not carry runq_flush's compare-and-swap: kernels before
+	 * 5.12 refuse that instruction even where it never runs */
+	if (typed)
+		runq_flush(th);
 	th->exited = 1;
 	/* a stored record goes away with the task: its final copy waits in
 	 * sched_threads for user space (a preallocated map: no allocation) */

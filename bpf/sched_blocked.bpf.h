@@ -30,37 +30,13 @@
 #ifndef DBTRACE_SCHED_BLOCKED_BPF_H
 #define DBTRACE_SCHED_BLOCKED_BPF_H
 
+#include "core_fixes.bpf.h"
+#include "maps.bpf.h"
 #include "dbtrace/sched_blocked.h"
 
 #define DBT_PF_KTHREAD 0x00200000
-#define DBT_ENOSYS 38
 #define DBT_S_IFMT 00170000
 #define DBT_S_IFSOCK 0140000
-
-/* x86_64 syscall numbers (asm/unistd_64.h) */
-#define NR_read 0
-#define NR_poll 7
-#define NR_readv 19
-#define NR_select 23
-#define NR_nanosleep 35
-#define NR_accept 43
-#define NR_recvfrom 45
-#define NR_recvmsg 47
-#define NR_futex 202
-#define NR_clock_nanosleep 230
-#define NR_epoll_wait 232
-#define NR_pselect6 270
-#define NR_ppoll 271
-#define NR_epoll_pwait 281
-#define NR_accept4 288
-#define NR_recvmmsg 299
-#define NR_epoll_pwait2 441
-#define NR_futex_waitv 449
-
-/* THREAD_SIZE on x86_64 without KASAN (Debian): the raw_tp path finds
- * the saved registers at the top of the task's stack, as task_pt_regs()
- * does; tp_btf asks bpf_task_pt_regs(). */
-#define DBT_THREAD_SIZE 16384
 
 /* Whether fd of task t is a socket. The typed path walks to the fd
  * array with plain loads; the array slot and the file are read with
@@ -94,27 +70,27 @@ static __always_inline __u32 syscall_reason(struct dbt_sched_blocked *b, struct 
 					    long nr, __u64 arg0, const bool typed)
 {
 	switch (nr) {
-	case NR_futex:
-	case NR_futex_waitv:
+	case DBT_NR_futex:
+	case DBT_NR_futex_waitv:
 		return DBT_BLK_FUTEX;
-	case NR_recvfrom:
-	case NR_recvmsg:
-	case NR_recvmmsg:
-	case NR_poll:
-	case NR_ppoll:
-	case NR_select:
-	case NR_pselect6:
-	case NR_epoll_wait:
-	case NR_epoll_pwait:
-	case NR_epoll_pwait2:
-	case NR_accept:
-	case NR_accept4:
+	case DBT_NR_recvfrom:
+	case DBT_NR_recvmsg:
+	case DBT_NR_recvmmsg:
+	case DBT_NR_poll:
+	case DBT_NR_ppoll:
+	case DBT_NR_select:
+	case DBT_NR_pselect6:
+	case DBT_NR_epoll_wait:
+	case DBT_NR_epoll_pwait:
+	case DBT_NR_epoll_pwait2:
+	case DBT_NR_accept:
+	case DBT_NR_accept4:
 		return DBT_BLK_NET;
-	case NR_read:
-	case NR_readv:
+	case DBT_NR_read:
+	case DBT_NR_readv:
 		return fd_is_socket(b, t, arg0, typed) ? DBT_BLK_NET : DBT_BLK_PIPE_OTHER;
-	case NR_nanosleep:
-	case NR_clock_nanosleep:
+	case DBT_NR_nanosleep:
+	case DBT_NR_clock_nanosleep:
 		return DBT_BLK_SLEEP;
 	}
 	return DBT_BLK_PIPE_OTHER;
@@ -125,8 +101,7 @@ static __always_inline __u32 syscall_reason(struct dbt_sched_blocked *b, struct 
 static __always_inline __u32 block_reason(struct dbt_sched_blocked *b, struct task_struct *t,
 					  __s32 *nr, __u64 *arg0p, const bool typed)
 {
-	struct pt_regs *regs;
-	long orig_ax, ax;
+	long sys;
 	__u64 arg0;
 
 	*nr = -1;
@@ -134,26 +109,18 @@ static __always_inline __u32 block_reason(struct dbt_sched_blocked *b, struct ta
 		return DBT_BLK_DISK;
 	if (KREAD(typed, t, flags) & DBT_PF_KTHREAD)
 		return DBT_BLK_KERNEL;
-	if (typed) {
-		regs = (struct pt_regs *)bpf_task_pt_regs(t);
-		if (!regs)
-			return DBT_BLK_KERNEL;
-		/* a typed pointer: plain loads */
-		orig_ax = regs->orig_ax;
-		ax = regs->ax;
-		arg0 = regs->di;
-	} else {
-		regs = (struct pt_regs *)((char *)BPF_CORE_READ(t, stack) + DBT_THREAD_SIZE) - 1;
-		orig_ax = BPF_CORE_READ(regs, orig_ax);
-		ax = BPF_CORE_READ(regs, ax);
-		arg0 = BPF_CORE_READ(regs, di);
-	}
-	if (ax != -DBT_ENOSYS || orig_ax < 0)
+	if (!dbt_regs_syscall(dbt_current_regs(t, typed), &sys, &arg0))
 		return DBT_BLK_KERNEL;
-	*nr = (__s32)orig_ax;
+	*nr = (__s32)sys;
 	*arg0p = arg0;
-	return syscall_reason(b, t, orig_ax, arg0, typed);
+	return syscall_reason(b, t, sys, arg0, typed);
 }
+
+/* Set by user space where the runqueue clocks of the CPUs may disagree
+ * (sysinfo/clocksource.h, dbt_sched_clock_per_cpu: the kernel marked the
+ * TSC unstable, as emulated guests do at boot): a block begun on one CPU
+ * and ended on another is then timed by the monotonic clock. */
+const volatile bool blk_clock_mono = false;
 
 /* The clock a block is timed with: the runqueue's (rq->clock), which
  * __schedule() brought up to date just before this tracepoint (or, when it
@@ -165,12 +132,18 @@ static __always_inline __u32 block_reason(struct dbt_sched_blocked *b, struct ta
  * leaving the CPU (its fair-class runqueue's rq, set for a task of any
  * class) rather than from the per-CPU `runqueues` symbol, whose address
  * the verifier finds only with CONFIG_KALLSYMS_ALL. Without group
- * scheduling (no se.cfs_rq), the monotonic clock instead. */
+ * scheduling (no se.cfs_rq), or where each CPU keeps a clock of its own
+ * (blk_clock_mono), the monotonic clock instead. Measured in the
+ * PREEMPT_RT guest (TSC marked unstable at boot): the two CPUs' runqueue
+ * clocks lay 9 us to 1.1 ms apart from one interval to the next, the
+ * monotonic clock 0-3 us (the same sampling); a class whose threads block
+ * on one CPU and wake on the other had its blocked time 43% of its wall
+ * time too long in one fresh-clone run. */
 static __always_inline __u64 switch_clock(struct task_struct *t, const bool typed)
 {
 	struct cfs_rq *cfs;
 
-	if (!bpf_core_field_exists(t->se.cfs_rq))
+	if (blk_clock_mono || !bpf_core_field_exists(t->se.cfs_rq))
 		return bpf_ktime_get_ns();
 	cfs = KREAD(typed, t, se.cfs_rq);
 	return typed ? cfs->rq->clock : BPF_CORE_READ(cfs, rq, clock);
@@ -192,7 +165,7 @@ static __always_inline __u64 blocked_settle(struct dbt_sched_blocked *b, struct 
 	ran = (oncpu - b->since_oncpu_ns) + (runq - b->since_runq_ns);
 	d = d > ran ? d - ran : 0;
 	r = b->reason;
-	asm volatile("%0 &= 7" : "+r"(r));
+	dbt_mask(r, 7);
 	if (r < DBT_BLK_REASONS)
 		b->ns[r] += d;
 	if (r == DBT_BLK_FUTEX) {
@@ -250,7 +223,7 @@ static __always_inline void blocked_switch_out(struct dbt_sched_thread *th, stru
 		b->exit_ns = bpf_ktime_get_ns();
 		return;
 	}
-	if (preempt || !bpf_core_field_exists(prev->__state) || !KREAD(typed, prev, __state))
+	if (preempt || !dbt_task_state(prev, typed))
 		return;
 	b->futex_uaddr = 0;
 	b->reason = block_reason(b, prev, &b->nr, &b->futex_uaddr, typed);

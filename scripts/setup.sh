@@ -3,7 +3,8 @@
 # Idempotent and quick when everything is already there, so `make run` and
 # `make test` can call it every time. `--test` (make test) adds the big
 # tools only the integration tests use; `--bench` (make bench) adds the
-# benchmark's anchors that nothing else needs.
+# benchmark's anchors that nothing else needs; `--deb` (make deb, and
+# make test for package.bats) Debian's packaging tools.
 set -euo pipefail
 
 PACKAGES=(
@@ -35,7 +36,14 @@ for arg in "$@"; do
 	# bench/run.sh's anchors besides libbpf-tools: bpftrace (a runqlat-like
 	# script) and perf (`perf record -a`)
 	--bench) PACKAGES+=(bpftrace linux-perf) ;;
-	*) echo "usage: setup.sh [--test] [--bench]" >&2; exit 2 ;;
+	# make deb: dpkg-buildpackage and debhelper (debian/); package.bats:
+	# lintian, debootstrap for a clean root to install into, systemd-nspawn
+	# to boot it with systemd and start the exporter's unit there (the
+	# tests' machine need not run systemd), bash-completion to try the
+	# completion with
+	--deb) PACKAGES+=(dpkg-dev debhelper fakeroot lintian debootstrap systemd-container
+		bash-completion) ;;
+	*) echo "usage: setup.sh [--test] [--bench] [--deb]" >&2; exit 2 ;;
 	esac
 done
 

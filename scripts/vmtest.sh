@@ -2,8 +2,22 @@
 # Runs bats files inside a qemu guest booted on one of Debian's kernels, so
 # the suite also exercises the attach paths the host kernel refuses.
 #
-#   scripts/vmtest.sh [--kernel cloud|rt] [--timeout SECONDS] [-v] BATS_DIR_OR_FILE...
-#   scripts/vmtest.sh [--kernel cloud|rt] --shell
+#   scripts/vmtest.sh [--kernel K] [--timeout SECONDS] [-v] BATS_DIR_OR_FILE...
+#   scripts/vmtest.sh [--kernel K] --run 'COMMAND'
+#   scripts/vmtest.sh [--kernel K] --shell
+#
+# K is one of Debian's kernels (default 6.1):
+#   5.10   Debian 11's cloud kernel (linux-image-cloud-amd64 of bullseye,
+#          fetched through a private apt source list in the cache: the
+#          machine's own sources are left as they are)
+#   6.1    Debian 12's cloud kernel (linux-image-cloud-amd64; `cloud` is
+#          the same)
+#   6.12   Debian 12's 6.12 cloud kernel (linux-image-6.12-cloud-amd64)
+#   rt     Debian 12's PREEMPT_RT kernel (linux-image-rt-amd64, 6.1)
+# --run runs COMMAND with bash as root in the guest, in the repo at its own
+# path (build/ included: build on the host first), its output on stdout,
+# and exits with COMMAND's status: a way to try dbtrace on a kernel
+# without writing a bats file.
 #
 # The guest's root file system is an initramfs made from the host's own
 # binaries and their shared libraries (bash, coreutils, bats, jq, bpftool,
@@ -16,7 +30,8 @@
 # arrives, followed by one line 'vmtest: N passed, N failed, N skipped'.
 # Progress and timings go to stderr.
 #
-# Exit status: 0 all tests passed; 1 some test failed; 2 the guest never
+# Exit status (--run: COMMAND's own, but for 2 and 3 as below when the
+# guest never ran it): 0 all tests passed; 1 some test failed; 2 the guest never
 # reported (kernel panic, timeout, qemu crash) or the setup failed; 3 this
 # machine cannot run the guest (not amd64, no apt, qemu not installable,
 # no kernel image to be had): the last line on stdout is then
@@ -57,18 +72,21 @@ usage() {
 	exit "${1:-0}"
 }
 
-flavour=cloud
+flavour=6.1
 timeout=1800
 mode=bats
+run_cmd=''
 verbose=0
 bats_args=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--kernel) flavour=${2:?--kernel needs cloud or rt}; shift 2 ;;
+	--kernel) flavour=${2:?--kernel needs 5.10, 6.1, 6.12 or rt}; shift 2 ;;
 	--kernel=*) flavour=${1#*=}; shift ;;
 	--timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
 	--timeout=*) timeout=${1#*=}; shift ;;
 	--shell) mode=shell; shift ;;
+	--run) mode=run; run_cmd=${2?--run needs a command}; shift 2 ;;
+	--run=*) mode=run; run_cmd=${1#*=}; shift ;;
 	-v | --verbose) verbose=1; shift ;;
 	-h | --help) usage 0 ;;
 	--) shift; bats_args+=("$@"); break ;;
@@ -76,9 +94,18 @@ while [ $# -gt 0 ]; do
 	*) bats_args+=("$1"); shift ;;
 	esac
 done
-case $flavour in cloud | rt) ;; *) die "--kernel must be cloud or rt, not $flavour" ;; esac
+# Each kernel: the meta package naming its current image, and the Debian
+# suite whose archive has it (bookworm: the machine's own apt sources).
+case $flavour in
+cloud | 6.1) flavour=6.1 meta=linux-image-cloud-amd64 suite=bookworm ;;
+6.12) meta=linux-image-6.12-cloud-amd64 suite=bookworm ;;
+rt) meta=linux-image-rt-amd64 suite=bookworm ;;
+5.10) meta=linux-image-cloud-amd64 suite=bullseye ;;
+*) die "--kernel must be 5.10, 6.1, 6.12 or rt, not $flavour" ;;
+esac
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout needs a whole number of seconds"
-[ "$mode" = shell ] || [ ${#bats_args[@]} -gt 0 ] || usage 2 >&2
+[ "$mode" != bats ] || [ ${#bats_args[@]} -gt 0 ] || usage 2 >&2
+[ "$mode" != run ] || [ -n "$run_cmd" ] || die "--run needs a command"
 
 read -r -a modules <<<"${VMTEST_MODULES-veth sch_tbf sch_netem inet_diag tcp_diag loop}"
 read -r -a extra_pkgs <<<"${VMTEST_PACKAGES-}"
@@ -142,11 +169,25 @@ done
 mkdir -p "$cache"
 
 # ------------------------------------------------------------------- kernel
-# The meta package linux-image-FLAVOUR-amd64 depends on the current versioned
-# image, e.g. linux-image-6.1.0-56-cloud-amd64; never name a version here.
+# The meta package depends on the current versioned image, e.g.
+# linux-image-6.1.0-56-cloud-amd64; never name a version here. A suite
+# other than the machine's (bullseye) is reached through a source list and
+# package lists of its own in the cache, given to each apt call.
+apt_opts=()
+if [ "$suite" != bookworm ]; then
+	aptdir=$cache/apt-$suite
+	apt_opts=(-o "Dir::Etc::SourceList=$aptdir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$aptdir/lists" -o "Dir::Cache=$aptdir/cache")
+	mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial"
+	printf 'deb http://deb.debian.org/debian %s main\ndeb http://deb.debian.org/debian-security %s-security main\n' \
+		"$suite" "$suite" >"$aptdir/sources.list"
+fi
+kcache=$cache/kernel-$flavour
+mkdir -p "$kcache"
+
 resolve_kernel() {
-	apt-cache depends "linux-image-$flavour-amd64" 2>/dev/null |
-		sed -n 's/^ *|\{0,1\}Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1
+	apt-cache "${apt_opts[@]}" depends "$meta" 2>/dev/null |
+		sed -n 's/^ *|\{0,1\}Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1 || true
 }
 
 # bzImage -> vmlinux. An ELF vmlinux with a PVH note (CONFIG_PVH) boots
@@ -173,26 +214,26 @@ fetch_kernel() {
 	local pkg dir tmp t0
 	pkg=$(resolve_kernel)
 	if [ -z "$pkg" ]; then
-		log "apt knows no linux-image-$flavour-amd64 yet: apt-get update"
-		apt-get update -qq || true
+		log "apt knows no $meta of $suite yet: apt-get update"
+		apt-get "${apt_opts[@]}" update -qq || true
 		pkg=$(resolve_kernel)
 	fi
 	if [ -z "$pkg" ]; then
 		# offline: fall back on what is already cached
-		dir=$(printf '%s\n' "$cache"/linux-image-*-"$flavour"-amd64 | sort -V | tail -n 1)
+		dir=$(printf '%s\n' "$kcache"/linux-image-* | sort -V | tail -n 1)
 		[ -e "$dir/.done" ] || dir=''
-		[ -n "$dir" ] || cannot "apt knows no linux-image-$flavour-amd64 (no Debian archive in its sources?) and none is cached in ${cache#"$repo"/}"
-		log "warning: apt cannot resolve linux-image-$flavour-amd64, using cached $(basename "$dir")"
+		[ -n "$dir" ] || cannot "apt knows no $meta of $suite (no Debian archive reachable?) and none is cached in ${kcache#"$repo"/}"
+		log "warning: apt cannot resolve $meta of $suite, using cached $(basename "$dir")"
 		kdir=$dir
 		return
 	fi
-	kdir=$cache/$pkg
+	kdir=$kcache/$pkg
 	[ -e "$kdir/.done" ] && return
 	t0=$(now)
 	log "downloading $pkg"
 	tmp=$(mktemp -d "$cache/fetch.XXXXXX")
 	local out
-	if ! out=$(cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root "$pkg" 2>&1); then
+	if ! out=$(cd "$tmp" && apt-get "${apt_opts[@]}" download -qq -o APT::Sandbox::User=root "$pkg" 2>&1); then
 		rm -rf "$tmp"
 		cannot "apt-get download $pkg failed (offline?): $(tail -n 1 <<<"$out")"
 	fi
@@ -212,8 +253,8 @@ fetch_kernel() {
 	rmdir "$tmp"
 	touch "$kdir/.done"
 	log "unpacked in $(since "$t1") s (download + unpack $(since "$t0") s)"
-	# Older versions of the same flavour left in the cache are dead weight.
-	for old in "$cache"/linux-image-*-"$flavour"-amd64; do
+	# Older versions of the same kernel left in the cache are dead weight.
+	for old in "$kcache"/linux-image-*; do
 		[ "$old" = "$kdir" ] || rm -rf "$old"
 	done
 }
@@ -278,12 +319,16 @@ flock -u "$lockfd"
 {
 	d=$repo
 	while [ "$d" != / ]; do d=$(dirname "$d"); [ "$d" = / ] || echo "${d#/}"; done
-	(cd / && find "${repo#/}" \( -path "${repo#/}/.git" -o -path "${cache#/}" -o -path "${repo#/}/build/fuzz" \) -prune -o -print)
+	# not the fuzz build, nor make deb's package and package.bats' root
+	# file system (a quarter of a gigabyte)
+	(cd / && find "${repo#/}" \( -path "${repo#/}/.git" -o -path "${cache#/}" -o -path "${repo#/}/build/fuzz" \
+		-o -path "${repo#/}/build/deb" -o -path "${repo#/}/build/pkgtest" \) -prune -o -print)
 	# Shared libraries of the repo's binaries (build/dbtrace links
 	# libbpf, libelf, json-c, ncurses) that the system part lacks.
 	largs=()
 	for d in "$repo"/build/*; do
-		[ "$d" = "$cache" ] || largs+=(--libs-of "$d")
+		case $d in "$cache" | "$repo"/build/deb | "$repo"/build/pkgtest | "$repo"/build/fuzz) continue ;; esac
+		largs+=(--libs-of "$d")
 	done
 	if [ ${#largs[@]} -gt 0 ]; then
 		/usr/bin/python3 "$here/vm/rootfs-list.py" "${largs[@]}" | LC_ALL=C comm -23 - "$syslist"
@@ -333,7 +378,7 @@ ln -s /proc/self/fd "$st/etc/vmtest-dev/fd"
 for i in 0:stdin 1:stdout 2:stderr; do ln -s "/proc/self/fd/${i%:*}" "$st/etc/vmtest-dev/${i#*:}"; done
 chmod 1777 "$st/tmp"
 {
-	printf 'REPO=%q\nVMTEST_KERNEL=%q\nMODE=%q\n' "$repo" "$flavour" "$mode"
+	printf 'REPO=%q\nVMTEST_KERNEL=%q\nMODE=%q\nRUN_CMD=%q\n' "$repo" "$flavour" "$mode" "$run_cmd"
 	printf 'MODULES=(%s)\n' "${modules[*]@Q}"
 	printf 'BATS_ARGS=(%s)\n' "${abs_bats[*]@Q}"
 } >"$st/etc/vmtest.conf"
@@ -434,7 +479,7 @@ fi
 if [ -n "$t_suite" ] && [ -n "$t_end" ]; then
 	log "suite ran in $(awk -v a="$t_suite" -v b="$t_end" 'BEGIN{printf "%.1f", b-a}') s (boot ${t_boot:-?} s, total $(since "$t0") s)"
 fi
-echo "vmtest: $pass passed, $fail failed, $skip skipped"
+[ "$mode" = run ] || echo "vmtest: $pass passed, $fail failed, $skip skipped"
 
 if [ -z "$rc" ]; then
 	elapsed=$(since "$t0")
@@ -456,5 +501,6 @@ if [ -z "$rc" ]; then
 	fi
 	exit 2
 fi
+[ "$mode" != run ] || exit "$rc"
 [ "$rc" = 0 ] || exit 1
 exit 0

@@ -34,6 +34,13 @@ json_object *capture_meta_probes(const struct probe_report *p, int n)
 			json_object_array_add(rej, e);
 		}
 		json_object_object_add(f, "rejected", rej);
+		if (p[i].n_notes) {
+			json_object *notes = json_object_new_array();
+
+			for (int k = 0; k < p[i].n_notes; k++)
+				json_object_array_add(notes, json_object_new_string(p[i].notes[k]));
+			json_object_object_add(f, "notes", notes);
+		}
 		json_object_object_add(o, p[i].family, f);
 	}
 	return o;

@@ -5,17 +5,34 @@
 #include "capture/capture_time.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static json_object *group_object(const struct sched_group_stats *g)
+/* "load": true on the recorded command's rows; absent on the others. */
+static void mark_load(json_object *o, int pid, int load_pid)
+{
+	if (load_pid && pid == load_pid)
+		json_object_object_add(o, "load", json_object_new_boolean(1));
+}
+
+/* Whether the i-th busiest row is written: the CAPTURE_MAX_PROCS
+ * busiest, and the recorded command's wherever it ranks (a load that
+ * sleeps on its server is still the load). */
+static bool group_listed(const struct sched_group_stats *g, int i, int load_pid)
+{
+	return i < CAPTURE_MAX_PROCS || (load_pid && g->pid == load_pid);
+}
+
+static json_object *group_object(const struct sched_group_stats *g, int load_pid)
 {
 	json_object *o = json_object_new_object(), *classes = json_object_new_array();
 
 	json_object_object_add(o, "pid", json_object_new_int(g->pid));
 	json_object_object_add(o, "comm", json_object_new_string(g->comm));
+	mark_load(o, g->pid, load_pid);
 	json_object_object_add(o, "cpus_allowed", json_object_new_string(g->cpus_allowed));
 	if (g->n_procs)
 		json_object_object_add(o, "procs", json_object_new_int(g->n_procs));
@@ -31,34 +48,37 @@ static json_object *group_object(const struct sched_group_stats *g)
 	return o;
 }
 
-void capture_sched_write(json_object *o, const struct sched_group_stats *groups, int n)
+void capture_sched_write(json_object *o, const struct sched_group_stats *groups, int n, int load_pid)
 {
 	json_object *a = json_object_new_array();
-	int shown = n < CAPTURE_MAX_PROCS ? n : CAPTURE_MAX_PROCS;
+	int shown = 0;
 
-	for (int i = 0; i < shown; i++)
-		json_object_array_add(a, group_object(&groups[i]));
+	for (int i = 0; i < n; i++)
+		if (group_listed(&groups[i], i, load_pid)) {
+			json_object_array_add(a, group_object(&groups[i], load_pid));
+			shown++;
+		}
 	json_object_object_add(o, "processes", a);
 	json_object_object_add(o, "processes_omitted", json_object_new_int(n - shown));
 }
 
-json_object *capture_sched_groups(const struct proc_group_log *log, const struct sched_summary *s)
+json_object *capture_sched_groups(const struct proc_group_log *log, const struct sched_summary *s, int load_pid)
 {
 	json_object *a = json_object_new_array();
-	int shown = s->n_groups < CAPTURE_MAX_PROCS ? s->n_groups : CAPTURE_MAX_PROCS;
 
-	for (int i = 0; i < shown; i++) {
+	for (int i = 0; i < s->n_groups; i++) {
 		const struct proc_group_seen *g = proc_group_log_find(log, s->groups[i].pid);
 		json_object *o, *pids;
 
-		if (!g)
+		if (!g || !group_listed(&s->groups[i], i, load_pid))
 			continue;
 		o = json_object_new_object();
 		pids = json_object_new_array();
 		json_object_object_add(o, "pid", json_object_new_int(g->pid));
 		json_object_object_add(o, "comm", json_object_new_string(g->comm));
 		json_object_object_add(o, "formed_by", json_object_new_string(
-			g->n_pids > 1 ? proc_group_by_name(log->by) : "pid"));
+			g->pid == load_pid ? "command" : g->n_pids > 1 ? proc_group_by_name(log->by) : "pid"));
+		mark_load(o, g->pid, load_pid);
 		for (size_t k = 0; k < g->n_pids; k++)
 			json_object_array_add(pids, json_object_new_int64(g->pids[k]));
 		json_object_object_add(o, "pids", pids);

@@ -17,11 +17,14 @@ struct capture_interval;
  * left out is recorded. */
 #define CAPTURE_MAX_PROCS 64
 
-/* Adds "processes" (the busiest CAPTURE_MAX_PROCS of groups) and
- * "processes_omitted" to o. */
-void capture_sched_write(struct json_object *o, const struct sched_group_stats *groups, int n);
-/* "groups": how each of the summary's processes rows was formed. */
-struct json_object *capture_sched_groups(const struct proc_group_log *log, const struct sched_summary *s);
+/* Adds "processes" (the busiest CAPTURE_MAX_PROCS of groups, and the
+ * recorded command's, load_pid, wherever it ranks, marked "load"; 0:
+ * none) and "processes_omitted" to o. */
+void capture_sched_write(struct json_object *o, const struct sched_group_stats *groups, int n, int load_pid);
+/* "groups": how each of the summary's processes rows was formed (the
+ * recorded command's "command", marked "load"). */
+struct json_object *capture_sched_groups(const struct proc_group_log *log, const struct sched_summary *s,
+					 int load_pid);
 
 /* A "processes" array back into s (rates over seconds). 0 or -ENOMEM. */
 int capture_sched_read(struct json_object *a, struct sched_summary *s, double seconds);

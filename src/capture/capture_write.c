@@ -26,6 +26,7 @@ struct capture_writer {
 	struct atomic_file file;        /* else: named when complete */
 	char path[4096];
 	int intervals;
+	int load_pid;                   /* capture_meta's */
 };
 
 static void set_err(char *err, size_t len, const char *what, const char *path, int e)
@@ -155,6 +156,7 @@ int capture_begin(struct capture_writer *w, const struct capture_meta *m)
 
 	/* six significant digits: shares to 0.0001 %, times to the µs */
 	json_c_set_serialization_double_format("%.6g", JSON_C_OPTION_THREAD);
+	w->load_pid = m->load_pid;
 	json_object_object_add(o, "schema", json_object_new_string(CAPTURE_SCHEMA));
 	json_object_object_add(o, "version", json_object_new_string(m->version));
 	json_object_object_add(o, "started_at", json_object_new_string(m->started_at));
@@ -179,7 +181,7 @@ int capture_add_interval(struct capture_writer *w, const struct interval *iv)
 	json_object_object_add(o, "dt", json_object_new_double(iv->dt_s));
 	json_object_object_add(o, "cpus", cpus);
 	if (iv->have_sched)
-		capture_sched_write(o, iv->sched.groups, iv->sched.n_groups);
+		capture_sched_write(o, iv->sched.groups, iv->sched.n_groups, w->load_pid);
 	if (iv->have_clock)
 		json_object_object_add(o, "clock", capture_clock_object(&iv->clock, iv->clock_fns, iv->clock_hz));
 	if (iv->have_net)
@@ -212,9 +214,9 @@ int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 		capture_loss_cpus(cpus, s->loss);
 	json_object_object_add(o, "cpus", cpus);
 	if (s->sched)
-		capture_sched_write(o, s->sched->groups, s->sched->n_groups);
+		capture_sched_write(o, s->sched->groups, s->sched->n_groups, w->load_pid);
 	if (s->sched && s->groups)
-		json_object_object_add(o, "groups", capture_sched_groups(s->groups, s->sched));
+		json_object_object_add(o, "groups", capture_sched_groups(s->groups, s->sched, w->load_pid));
 	if (s->clock)
 		json_object_object_add(o, "clock", capture_clock_object(s->clock, s->clock_fns, s->clock_hz));
 	if (s->net)

@@ -39,12 +39,16 @@ struct capture_meta {
 	struct host_info host;
 	const struct probe_report *probes;
 	int n_probes;
+	/* record: the command's group (its processes row's pid), whose rows
+	 * say "load": true; 0: none */
+	int load_pid;
 };
 
 struct capture_summary {
 	/* false: cut short (a stop signal before the planned duration) */
 	bool complete;
-	/* "duration", "user", or the signal's name ("SIGINT", "SIGTERM") */
+	/* "duration", "user", "command" (record: the command ended), or the
+	 * signal's name ("SIGINT", "SIGTERM") */
 	const char *stop_reason;
 	double duration_s;
 	double cpu_pct;                 /* dbtrace's own CPU use, % of one core */

@@ -11,11 +11,13 @@
 #include <string.h>
 
 #define MAX_SECONDS 86400.0
+/* record's own options, numbered apart from the list below */
+enum { OPT_REPORT = 0x200 };
 
 enum { OPT_BATCH = 0x100, OPT_SORT, OPT_VIEW, OPT_COMM, OPT_CLASS, OPT_RUNQ,
        OPT_SAMPLE_HZ, OPT_CLOCK_PCT, OPT_CLOCK_SYS, OPT_PORT, OPT_JSON, OPT_ROOT,
        OPT_LISTEN, OPT_TOP_N, OPT_FAMILIES, OPT_GROUP_BY, OPT_CGROUP,
-       OPT_FUTEX_PCT, OPT_DISK_PCT, OPT_NET_WAIT_PCT, OPT_ATTACH, OPT_ALL };
+       OPT_FUTEX_PCT, OPT_DISK_PCT, OPT_NET_WAIT_PCT, OPT_ATTACH, OPT_ALL, OPT_BTF };
 
 
 /* The one description of every option: the parser reads it, and argp
@@ -24,8 +26,10 @@ static const struct argp_option options[] = {
 	{ "interval", 'i', "SECONDS", 0, "refresh/sampling interval (default 1)", 0 },
 	{ "duration", 'd', "SECONDS", 0, "stop after this long (default: until interrupted)", 0 },
 	{ "pid", 'p', "PID", 0, "target process (repeatable)", 0 },
-	{ "output", 'o', "FILE", 0, "capture: output file ('-' for stdout); report: the HTML file "
+	{ "output", 'o', "FILE", 0, "capture, record: output file (default "
+	  "dbtrace-YYYYmmdd-HHMMSS.json; capture: '-' for stdout); report: the HTML file "
 	  "(default: the capture's name, .html)", 0 },
+	{ "report", OPT_REPORT, "FILE.html", 0, "record: also write the HTML report of the capture", 0 },
 	{ "verbose", 'v', NULL, 0, "show libbpf's messages and probe details", 0 },
 	{ "batch", OPT_BATCH, NULL, 0, "top: plain-text tables, one per interval", 0 },
 	{ "sort", OPT_SORT, "KEY", 0, "top: initial sort column key", 0 },
@@ -37,6 +41,9 @@ static const struct argp_option options[] = {
 	{ "attach", OPT_ATTACH, "FAMILY=PATH", 0, "try only this attach path for a family "
 	  "(repeatable), e.g. sched=raw_tp to run a fallback where the preferred path loads; "
 	  "`dbtrace probes` lists each family's paths", 0 },
+	{ "btf", OPT_BTF, "FILE", 0, "the running kernel's BTF, for a kernel without "
+	  "/sys/kernel/btf/vmlinux (e.g. from btfhub): programs are relocated against it; paths "
+	  "that attach by the kernel's own BTF (tp_btf, fentry) are then refused", 0 },
 	{ "port", OPT_PORT, "PORT", 0, "net: only this service port in the port rows (repeatable), "
 	  "e.g. --port 3306", 0 },
 	{ "comm", OPT_COMM, "NAME", 0, "only processes with this command name", 0 },
@@ -78,6 +85,7 @@ static const struct argp parser = { options, parse_opt, NULL, NULL, NULL, NULL, 
 int dbt_usage(const struct dbt_command_table *cmds, FILE *f)
 {
 	fputs("Usage: dbtrace COMMAND [OPTIONS]\n"
+	      "       dbtrace record [OPTIONS] -- PROGRAM [ARGS...]\n"
 	      "Shows where the operating system costs a database benchmark throughput.\n"
 	      "\nCommands:\n", f);
 	for (size_t i = 0; i < cmds->n; i++) {
@@ -91,7 +99,9 @@ int dbt_usage(const struct dbt_command_table *cmds, FILE *f)
 	argp_help(&parser, f, ARGP_HELP_LONG, (char *)"dbtrace");
 	fputs("\nSECONDS accepts a suffix: 500ms, 2s, 1m. Exit codes: 0 ok, 1 runtime\n"
 	      "error (privileges, BTF, I/O), 2 bad usage, 3 a probe family did not attach;\n"
-	      "check: 0 clean, 1 a warning (or worse) was found, 2 bad usage.\n", f);
+	      "check: 0 clean, 1 a warning (or worse) was found, 2 bad usage;\n"
+	      "record: the program's own (128+N when a signal N ended it), 127 not found,\n"
+	      "126 not executable, else dbtrace's 1 or 2.\n", f);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -103,6 +113,7 @@ struct parse_ctx {
 	int argc;
 	char **argv;
 	bool help;      /* getopt permutes: -h may come before the command */
+	char **given;   /* argv as given: getopt permutes argv itself */
 };
 
 int dbt_parse_seconds(const char *text, double *out)
@@ -222,6 +233,27 @@ static void describe_bad_arg(struct parse_ctx *ctx, const struct argp_state *sta
 	snprintf(ctx->err, ctx->errlen, "unknown option '%s' (see dbtrace --help)", arg);
 }
 
+/* record's first argument and all after it are the command, which must
+ * follow "--" as given (getopt moves arguments about, and without "--"
+ * it would take the command's own options for dbtrace's). */
+static error_t take_command(struct parse_ctx *ctx, struct argp_state *state, char *arg)
+{
+	int at = -1;
+
+	for (int i = 1; i < ctx->argc && at < 0; i++)
+		if (ctx->given[i] == arg)
+			at = i;
+	if (at < 2 || strcmp(ctx->given[at - 1], "--"))
+		return fail(ctx, "record runs the program given after --: dbtrace record [OPTIONS] -- "
+			    "PROGRAM [ARGS...] (not '%s')", arg);
+	if (!*arg)
+		return fail(ctx, "empty program name after --%s", "");
+	ctx->cfg->run_argv = &state->argv[state->next - 1];
+	ctx->cfg->run_argc = state->argc - state->next + 1;
+	state->next = state->argc;   /* the rest is the command's */
+	return 0;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct parse_ctx *ctx = state->input;
@@ -247,6 +279,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!*arg)
 			return fail(ctx, "empty output path%s", "");
 		cfg->output = arg;
+		break;
+	case OPT_REPORT:
+		if (!*arg)
+			return fail(ctx, "empty --report path%s", "");
+		cfg->report = arg;
 		break;
 	case 'v':
 		cfg->verbose++;
@@ -387,6 +424,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		cfg->attach[f] = path;
 		break;
 	}
+	case OPT_BTF:
+		if (!*arg)
+			return fail(ctx, "empty --btf file%s", "");
+		cfg->btf_path = arg;
+		break;
 	case OPT_ROOT:
 		if (!*arg)
 			return fail(ctx, "empty --root directory%s", "");
@@ -413,6 +455,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		ctx->help = true;
 		break;
 	case ARGP_KEY_ARG:
+		if (cfg->command == DBT_CMD_RECORD)
+			return take_command(ctx, state, arg);
 		if (cfg->command == DBT_CMD_REPORT || cfg->command == DBT_CMD_DIFF) {
 			if (cfg->n_files >= (cfg->command == DBT_CMD_DIFF ? 2 : 1))
 				return fail(ctx, "unexpected argument '%s'", arg);
@@ -441,28 +485,27 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-int dbt_parse_args(int argc, char **argv, const struct dbt_command_table *cmds,
-		   struct dbt_config *cfg, char *err, size_t errlen)
+/* dbt_parse_args() with ctx's copy of argv as given. */
+static int parse(struct parse_ctx *ctx, int argc, char **argv)
 {
-	struct parse_ctx ctx = { cfg, cmds, err, errlen, argc, argv, false };
+	struct dbt_config *cfg = ctx->cfg;
+	const struct dbt_command_table *cmds = ctx->cmds;
+	char *err = ctx->err;
+	size_t errlen = ctx->errlen;
 	int rc;
 
-	memset(cfg, 0, sizeof(*cfg));
 	cfg->interval_s = 1.0;
 	cfg->runq_p99_us = 1000.0;
 	cfg->sample_hz = 499;
 	cfg->clock_vdso_pct = 10.0;
 	cfg->clock_syscalls_per_s = 10000.0;
-	if (errlen)
-		err[0] = 0;
-
-	rc = argp_parse(&parser, argc, argv, ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &ctx);
+	rc = argp_parse(&parser, argc, argv, ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, ctx);
 	if (rc) {
 		if (!err[0])
 			snprintf(err, errlen, "cannot parse the command line");
 		return -EINVAL;
 	}
-	if (ctx.help || cfg->command == DBT_CMD_HELP) {
+	if (ctx->help || cfg->command == DBT_CMD_HELP) {
 		cfg->command = DBT_CMD_HELP;
 		cfg->sub = NULL;
 		for (size_t i = 0; i < cmds->n; i++)
@@ -511,16 +554,49 @@ int dbt_parse_args(int argc, char **argv, const struct dbt_command_table *cmds,
 		snprintf(err, errlen, "diff needs two capture files: dbtrace diff BEFORE.json AFTER.json");
 		return -EINVAL;
 	}
+	if (cfg->command == DBT_CMD_RECORD && !cfg->run_argc) {
+		snprintf(err, errlen, "record needs a program to run: dbtrace record [OPTIONS] -- PROGRAM [ARGS...]");
+		return -EINVAL;
+	}
+	if (cfg->report && cfg->command != DBT_CMD_RECORD) {
+		snprintf(err, errlen, "--report is an option of record only (for a capture: dbtrace report CAPTURE)");
+		return -EINVAL;
+	}
+	if (cfg->command == DBT_CMD_RECORD && cfg->output && !strcmp(cfg->output, "-")) {
+		snprintf(err, errlen, "record: the program writes to standard output too: give -o FILE.json");
+		return -EINVAL;
+	}
 	if (cfg->command == DBT_CMD_SERVE && !cfg->listen)
 		cfg->listen = DBT_DEFAULT_LISTEN;
 	if (!cfg->top_n)
 		cfg->top_n = DBT_DEFAULT_TOP_N;
 	if (cfg->duration_s && cfg->duration_s < cfg->interval_s &&
 	    (cfg->command == DBT_CMD_TOP || cfg->command == DBT_CMD_CAPTURE ||
-	     cfg->command == DBT_CMD_SERVE)) {
+	     cfg->command == DBT_CMD_SERVE || cfg->command == DBT_CMD_RECORD)) {
 		snprintf(err, errlen, "duration %.3gs is shorter than the interval %.3gs",
 			 cfg->duration_s, cfg->interval_s);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int dbt_parse_args(int argc, char **argv, const struct dbt_command_table *cmds,
+		   struct dbt_config *cfg, char *err, size_t errlen)
+{
+	struct parse_ctx ctx = { cfg, cmds, err, errlen, argc, argv, false, NULL };
+	int rc;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (errlen)
+		err[0] = 0;
+	ctx.given = malloc(sizeof(*ctx.given) * (argc > 0 ? (size_t)argc : 1));
+	if (!ctx.given) {
+		snprintf(err, errlen, "out of memory");
+		return -EINVAL;
+	}
+	if (argc > 0)
+		memcpy(ctx.given, argv, sizeof(*argv) * (size_t)argc);
+	rc = parse(&ctx, argc, argv);
+	free(ctx.given);
+	return rc;
 }

@@ -32,6 +32,7 @@ enum dbt_command {
 	DBT_CMD_SERVE,
 	DBT_CMD_REPORT,
 	DBT_CMD_DIFF,
+	DBT_CMD_RECORD,
 };
 
 /* Exit codes shared by every subcommand. */
@@ -71,6 +72,7 @@ struct dbt_config {
 	unsigned int sample_hz; /* clock family: CPU-clock samples per second per CPU */
 	unsigned int families;  /* --families: bit per dbt_family_names entry; 0 = all */
 	const char *attach[FAM_COUNT];  /* --attach FAMILY=PATH: the path alone (in argv); NULL: the plan's order */
+	const char *btf_path;   /* --btf FILE: BTF of the running kernel, where it exposes none */
 	double clock_vdso_pct;  /* gettimeofday_hotspot: vDSO share threshold, % of CPU samples */
 	double clock_syscalls_per_s;  /* gettimeofday_hotspot: clock syscall rate threshold */
 	bool count_clock_syscalls;    /* --clock-syscalls=count: exact counts, syscall tracepoints allowed */
@@ -85,6 +87,13 @@ struct dbt_config {
 	int n_cgroups;
 	/* --cgroup resolved by main (sysinfo/cgroup_path.h): v2 paths, "/..." */
 	char cgroup_paths[DBT_MAX_CGROUPS][DBT_CGROUP_PATH_MAX];
+	char **run_argv;        /* record: the command and its arguments, after -- */
+	int run_argc;
+	const char *report;     /* record: --report FILE.html, the report written beside the capture */
+	/* record: the command's process, set by record once it has started it
+	 * (no option sets it): its processes are one group, the load, which
+	 * the findings do not judge as a server; 0: none */
+	pid_t load_pid;
 };
 
 /* One subcommand: the one table of them (src/cmd/commands.c) drives the

@@ -17,12 +17,19 @@ int cmd_check(const struct dbt_config *cfg);
 int cmd_serve(const struct dbt_config *cfg);
 int cmd_report(const struct dbt_config *cfg);
 int cmd_diff(const struct dbt_config *cfg);
+int cmd_record(const struct dbt_config *cfg);
+
+/* report's work: the capture in read, its HTML page written to out
+ * (complete or not at all; all: every thread class a row). Returns an
+ * exit code after one line on stderr ("wrote OUT" when it worked). */
+int cmd_report_write(const char *in, const char *out, int top_n, bool all);
 
 /* What the collectors take of the command line. */
 static inline struct collect_config cmd_collect_config(const struct dbt_config *cfg)
 {
 	struct collect_config cc = { .families = cfg->families, .sample_hz = cfg->sample_hz,
-				     .count_clock_syscalls = cfg->count_clock_syscalls };
+				     .count_clock_syscalls = cfg->count_clock_syscalls,
+				     .btf_path = cfg->btf_path };
 
 	for (int f = 0; f < FAM_COUNT; f++)
 		cc.attach[f] = cfg->attach[f];
@@ -40,7 +47,7 @@ int cmd_open_probes(const struct dbt_config *cfg, struct collectors *col, const 
 /* bpf_prepare() for cfg's command, as an exit code. */
 static inline int cmd_prepare_bpf(const struct dbt_config *cfg)
 {
-	return bpf_prepare(cfg->sub->name) ? DBT_EXIT_RUNTIME : 0;
+	return bpf_prepare(cfg->sub->name, cfg->btf_path) ? DBT_EXIT_RUNTIME : 0;
 }
 
 #endif

@@ -12,6 +12,7 @@ static int cmd_help(const struct dbt_config *cfg)
 static const struct dbt_subcommand items[] = {
 	{ "top", DBT_CMD_TOP, cmd_top, "", "live per-CPU softirq/irq/user/system table (q quits)" },
 	{ "capture", DBT_CMD_CAPTURE, cmd_capture, "", "record a timed JSON capture (-d SECONDS -o FILE)" },
+	{ "record", DBT_CMD_RECORD, cmd_record, "-- PROGRAM", "run PROGRAM [ARGS...], capture exactly its run (-o FILE)" },
 	{ "check", DBT_CMD_CHECK, cmd_check, "", "static audit of the host's settings, no eBPF (exit 1: a warning)" },
 	{ "serve", DBT_CMD_SERVE, cmd_serve, "", "Prometheus exporter: /metrics on --listen" },
 	{ "report", DBT_CMD_REPORT, cmd_report, "CAPTURE", "one self-contained HTML page of a capture (-o FILE.html)" },

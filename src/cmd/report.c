@@ -63,12 +63,8 @@ static int write_atomic(const char *out, const struct capture *cap, const struct
 
 int cmd_report(const struct dbt_config *cfg)
 {
-	struct report_opts o = { .top_n = cfg->top_n, .all = cfg->all, .generator = "dbtrace " DBTRACE_VERSION };
 	const char *in = cfg->files[0], *out = cfg->output;
-	sigset_t block, old;
-	struct capture cap;
-	char path[4096], err[512];
-	int rc;
+	char path[4096];
 
 	if (!out) {
 		if (default_output(in, path, sizeof(path))) {
@@ -77,6 +73,17 @@ int cmd_report(const struct dbt_config *cfg)
 		}
 		out = path;
 	}
+	return cmd_report_write(in, out, cfg->top_n, cfg->all);
+}
+
+int cmd_report_write(const char *in, const char *out, int top_n, bool all)
+{
+	struct report_opts o = { .top_n = top_n, .all = all, .generator = "dbtrace " DBTRACE_VERSION };
+	sigset_t block, old;
+	struct capture cap;
+	char err[512];
+	int rc;
+
 	if (same_file(in, out)) {
 		log_err("refusing to write the report over the capture %s", in);
 		return DBT_EXIT_USAGE;
@@ -85,7 +92,8 @@ int cmd_report(const struct dbt_config *cfg)
 		log_err("%s", err);
 		return DBT_EXIT_USAGE;
 	}
-	/* Ctrl-C while writing still removes the temporary file */
+	/* Ctrl-C while writing still removes the temporary file (record
+	 * holds them blocked already: this keeps them so) */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);

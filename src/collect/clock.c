@@ -29,15 +29,15 @@
  * 2x: measured with a getppid loop, 80-100 ns against 30-90 ns per call).
  * If none of them loads, the sampler alone still does. */
 static const struct plan_variant sampled_variants[] = {
-	{ "perf_event+fentry", "_fe" },
-	{ "perf_event", "_only" },
+	{ "perf_event+fentry", "_fe", FEAT(FEAT_KERNEL_BTF) },
+	{ "perf_event", "_only", 0 },
 };
 static const struct plan_variant counting_variants[] = {
-	{ "perf_event+fentry", "_fe" },
-	{ "perf_event+tracepoint", "_tp" },
-	{ "perf_event+tp_btf", "_btf" },
-	{ "perf_event+raw_tp", "_raw" },
-	{ "perf_event", "_only" },
+	{ "perf_event+fentry", "_fe", FEAT(FEAT_KERNEL_BTF) },
+	{ "perf_event+tracepoint", "_tp", 0 },
+	{ "perf_event+tp_btf", "_btf", FEAT(FEAT_KERNEL_BTF) },
+	{ "perf_event+raw_tp", "_raw", 0 },
+	{ "perf_event", "_only", 0 },
 };
 
 /* The skeleton and the per-CPU perf links it feeds (more than the
@@ -139,12 +139,25 @@ static int skel_attach(struct plan_handle *h, const struct plan_variant *v, char
 	return 0;
 }
 
+/* A clock syscall sampled in the kernel is told by the task's saved
+ * registers: bpf_task_pt_regs() where the kernel has it, else the top of
+ * the task's kernel stack. */
+static int skel_prepare(struct plan_handle *h, const struct plan_variant *v, struct probe_report *rep)
+{
+	struct clock_skel *w = h->skel;
+
+	(void)v;
+	w->bpf->rodata->dbt_task_regs_helper = bpf_features_task_regs_helper(h->kernel, rep);
+	return 0;
+}
+
 #define CLOCK_FAMILY(v)                                           \
 	{                                                         \
 		.name = "clock",                                  \
 		.variants = v,                                    \
 		.n_variants = sizeof(v) / sizeof(v[0]),           \
 		PLAN_SKEL_OPS(clock),                             \
+		.prepare = skel_prepare,                          \
 		.attach = skel_attach,                            \
 	}
 static const struct plan_family sampled_family = CLOCK_FAMILY(sampled_variants);
@@ -162,7 +175,7 @@ const char *clock_syscall_method(const char *attach)
 }
 
 int clock_collector_open(struct clock_collector *c, unsigned int sample_hz, bool count_syscalls,
-			 struct probe_report *rep)
+			 struct probe_report *rep, struct bpf_features *kernel)
 {
 	struct clock_skel *w;
 	struct vdso_syms syms;
@@ -170,6 +183,7 @@ int clock_collector_open(struct clock_collector *c, unsigned int sample_hz, bool
 	int err;
 
 	memset(c, 0, sizeof(*c));
+	c->h.kernel = kernel;
 	c->syscall_method = "sampled";
 	c->sample_hz = sample_hz ? sample_hz : CLOCK_DEFAULT_HZ;
 	c->ncpus = percpu_ncpus();

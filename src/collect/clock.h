@@ -30,7 +30,7 @@ struct clock_collector {
  * tracepoints after fentry (every system call then pays), instead of the
  * sampler alone. */
 int clock_collector_open(struct clock_collector *c, unsigned int sample_hz, bool count_syscalls,
-			 struct probe_report *rep);
+			 struct probe_report *rep, struct bpf_features *kernel);
 
 /* How clock syscalls are measured on attach path `attach`: "fentry"
  * (counted, only clock syscalls pay), "tracepoint" or "raw_syscalls"

@@ -13,6 +13,7 @@ int collectors_open(struct collectors *c, const struct collect_config *cc)
 	int failed = 0;
 
 	memset(c, 0, sizeof(*c));
+	bpf_features_init(&c->kernel, cc ? cc->btf_path : NULL);
 	c->ncpus = percpu_ncpus();
 	if (c->ncpus <= 0)
 		return c->ncpus ? c->ncpus : -EINVAL;
@@ -29,17 +30,20 @@ int collectors_open(struct collectors *c, const struct collect_config *cc)
 			snprintf(c->reports[f].forced, sizeof(c->reports[f].forced), "%s", cc->attach[f]);
 	}
 	if (!c->reports[FAM_SOFTIRQ].disabled)
-		c->on[FAM_SOFTIRQ] = !softirq_collector_open(&c->softirq, &c->reports[FAM_SOFTIRQ]);
+		c->on[FAM_SOFTIRQ] = !softirq_collector_open(&c->softirq, &c->reports[FAM_SOFTIRQ], &c->kernel);
 	if (!c->reports[FAM_SCHED].disabled)
 		c->on[FAM_SCHED] = !sched_collector_open(&c->sched, &c->reports[FAM_SCHED],
-							 c->on[FAM_SOFTIRQ] ? c->softirq.pending_fd : -1);
+							 c->on[FAM_SOFTIRQ] ? c->softirq.pending_fd : -1,
+							 &c->kernel);
 	if (!c->reports[FAM_CLOCK].disabled)
 		c->on[FAM_CLOCK] = !clock_collector_open(&c->clock, cc ? cc->sample_hz : 0, cc && cc->count_clock_syscalls,
-							 &c->reports[FAM_CLOCK]);
+							 &c->reports[FAM_CLOCK], &c->kernel);
 	if (!c->reports[FAM_NET].disabled)
-		c->on[FAM_NET] = !net_collector_open(&c->net, &c->reports[FAM_NET]);
+		c->on[FAM_NET] = !net_collector_open(&c->net, &c->reports[FAM_NET], &c->kernel);
 	if (!c->reports[FAM_LOSS].disabled)
-		c->on[FAM_LOSS] = !loss_collector_open(&c->loss, &c->reports[FAM_LOSS]);
+		c->on[FAM_LOSS] = !loss_collector_open(&c->loss, &c->reports[FAM_LOSS], &c->kernel);
+	/* the plans are done: the parsed BTF would stay in dbtrace's RSS */
+	bpf_features_free(&c->kernel);
 	for (int f = 0; f < FAM_COUNT; f++) {
 		/* the plan wipes the report: keep what --families said */
 		snprintf(c->reports[f].family, sizeof(c->reports[f].family), "%s", dbt_family_names[f]);
@@ -123,6 +127,7 @@ void collectors_close(struct collectors *c)
 	if (c->on[FAM_LOSS])
 		loss_collector_close(&c->loss);
 	memset(c->on, 0, sizeof(c->on));
+	bpf_features_free(&c->kernel);
 	free(c->stat_buf);
 	c->stat_buf = NULL;
 }

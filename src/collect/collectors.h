@@ -20,6 +20,7 @@ struct collect_config {
 	unsigned int sample_hz;        /* clock: CPU-clock samples/s per CPU; 0 = default */
 	bool count_clock_syscalls;     /* clock: syscall tracepoints allowed (every syscall pays) */
 	const char *attach[FAM_COUNT]; /* --attach: the one path to try per family; NULL: the plan's order */
+	const char *btf_path;          /* --btf: the BTF to relocate against; NULL: the kernel's */
 };
 
 struct collectors {
@@ -32,6 +33,7 @@ struct collectors {
 	struct loss_collector loss;
 	bool on[FAM_COUNT];
 	struct probe_report reports[FAM_COUNT];
+	struct bpf_features kernel;                /* what the kernel allows, for every plan */
 };
 
 /* Opens every family with cc's settings (NULL: defaults). Returns the

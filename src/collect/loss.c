@@ -26,20 +26,23 @@
 
 /* tp_btf first: typed loads for the drop path and socket storage. */
 static const struct plan_variant variants[] = {
-	{ "tp_btf", "_btf" },
-	{ "raw_tp", "_raw" },
+	{ "tp_btf", "_btf", FEAT(FEAT_KERNEL_BTF) },
+	{ "raw_tp", "_raw", 0 },
 };
 
 PLAN_SKEL(loss)
 
-/* Only raw_tp keeps socket state in the LRU hash. */
-static int skel_prepare(struct plan_handle *h, const struct plan_variant *v)
+/* Socket state in the LRU hash for raw_tp, and for tp_btf where tracing
+ * programs may not use socket storage; the hash shrinks to one entry
+ * where it is not used. */
+static int skel_prepare(struct plan_handle *h, const struct plan_variant *v, struct probe_report *rep)
 {
 	struct loss_bpf *s = h->skel;
+	bool hash = !strcmp(v->suffix, "_raw") ||
+		    !bpf_feature_or_note(h->kernel, FEAT_SK_STORAGE_TRACING, rep, "socket state in a hash");
 
-	if (strcmp(v->suffix, "_raw") == 0)
-		return 0;
-	return bpf_map__set_max_entries(s->maps.loss_socks, 1);
+	s->rodata->socks_in_hash = hash;
+	return hash ? 0 : bpf_map__set_max_entries(s->maps.loss_socks, 1);
 }
 
 static const struct plan_family family = {
@@ -66,16 +69,16 @@ static void reason_name(const char *enum_name, char *out, size_t len)
 	out[i] = 0;
 }
 
-/* Names the reason slots from the running kernel's enum skb_drop_reason:
- * values differ between kernels, so they are never compiled in. */
-static void name_reasons(struct loss_reason_names *n)
+/* Names the reason slots from the running kernel's enum skb_drop_reason
+ * (in btf, the kernel's or --btf's): values differ between kernels, so
+ * they are never compiled in. */
+static void name_reasons(struct loss_reason_names *n, const struct btf *btf)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
 	const struct btf_type *t;
 	int id;
 
 	memset(n, 0, sizeof(*n));
-	if (libbpf_get_error(btf)) {
+	if (!btf) {
 		log_debug("loss: no kernel BTF: drop reasons go unnamed");
 		return;
 	}
@@ -92,7 +95,6 @@ static void name_reasons(struct loss_reason_names *n)
 					    sizeof(n->name[v]));
 		}
 	}
-	btf__free(btf);
 }
 
 static long read_hz(void)
@@ -104,13 +106,14 @@ static long read_hz(void)
 	return kernel_hz_read(NULL, u.release);
 }
 
-int loss_collector_open(struct loss_collector *c, struct probe_report *rep)
+int loss_collector_open(struct loss_collector *c, struct probe_report *rep, struct bpf_features *kernel)
 {
 	struct loss_bpf *s;
 	size_t vsize;
 	int err;
 
 	memset(c, 0, sizeof(*c));
+	c->h.kernel = kernel;
 	c->ncpus = percpu_ncpus();
 	if (c->ncpus <= 0)
 		return c->ncpus ? c->ncpus : -EINVAL;
@@ -118,7 +121,7 @@ int loss_collector_open(struct loss_collector *c, struct probe_report *rep)
 	c->hz = read_hz();
 	if (c->hz <= 0)
 		log_debug("loss: kernel HZ unknown (no kernel config): RTOs are not converted to ms");
-	name_reasons(&c->names);
+	name_reasons(&c->names, bpf_features_btf(kernel));
 	vsize = sizeof(struct dbt_loss_port) > sizeof(struct dbt_loss_drop) ? sizeof(struct dbt_loss_port)
 									     : sizeof(struct dbt_loss_drop);
 	c->keys = calloc(LOSS_CHUNK, sizeof(struct dbt_loss_drop_key));

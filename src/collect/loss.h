@@ -41,7 +41,7 @@ struct loss_collector {
 	uint64_t failed;               /* details lost to full maps, at the last read */
 };
 
-int loss_collector_open(struct loss_collector *c, struct probe_report *rep);
+int loss_collector_open(struct loss_collector *c, struct probe_report *rep, struct bpf_features *kernel);
 /* Fills snap (emptied first). */
 int loss_collector_read(struct loss_collector *c, struct loss_snapshot *snap);
 uint64_t loss_collector_lost(const struct loss_collector *c);

@@ -17,25 +17,66 @@
 #include <string.h>
 
 /* fentry first (exact function boundaries, and the only way on kernels
- * older than the socket tracepoints, such as 6.1), then the tracepoints. */
+ * older than the socket tracepoints, such as 6.1), then the tracepoints,
+ * then kprobes (a kretprobe per receive call is the dearest of all). */
 static const struct plan_variant variants[] = {
-	{ "fentry+tp_btf", "_fe" },
-	{ "tp_btf", "_btf" },
-	{ "raw_tp", "_raw" },
+	{ "fentry+tp_btf", "_fe", FEAT(FEAT_KERNEL_BTF) },
+	{ "tp_btf", "_btf", FEAT(FEAT_KERNEL_BTF) },
+	{ "raw_tp", "_raw", 0 },
+	{ "kprobe+raw_tp", "_kp", 0 },
 };
 
 PLAN_SKEL(net)
 
-/* Only raw_tp keeps socket state in the LRU hash (the typed variants use
- * socket-local storage): the others get a one-entry map instead of a
- * preallocated 32k one. */
-static int skel_prepare(struct plan_handle *h, const struct plan_variant *v)
+/* fexit and kprobe on tcp_recvmsg read its arguments by position:
+ * where they are is the prototype this kernel has, (sk, msg, len,
+ * nonblock, flags, addr_len) before 5.19, (sk, msg, len, flags,
+ * addr_len), and (sk, msg, len, flags) from 6.18 on. */
+static int recv_prototype(struct plan_handle *h)
 {
 	struct net_bpf *s = h->skel;
+	int n = bpf_features_func_params(h->kernel, "tcp_recvmsg");
 
-	if (strcmp(v->suffix, "_raw") == 0)
-		return 0;
-	return bpf_map__set_max_entries(s->maps.net_socks, 1);
+	if (n < 4 || n > 6) {
+		log_debug("net: tcp_recvmsg has %d parameters: a prototype dbtrace does not know", n);
+		return n < 0 ? n : -EOPNOTSUPP;
+	}
+	s->rodata->recv_params = n;
+	return 0;
+}
+
+/* Socket state in the LRU hash for untyped programs, and for typed ones
+ * where tracing programs may not use socket storage; the maps a variant
+ * does not use get one entry instead of a preallocated 32k. */
+static int skel_prepare(struct plan_handle *h, const struct plan_variant *v, struct probe_report *rep)
+{
+	struct net_bpf *s = h->skel;
+	bool kprobe = !strcmp(v->suffix, "_kp"), typed = !kprobe && strcmp(v->suffix, "_raw");
+	bool hash = !typed || !bpf_feature_or_note(h->kernel, FEAT_SK_STORAGE_TRACING, rep,
+						    "socket state in a hash");
+	int err = 0;
+
+	if (kprobe || !strcmp(v->suffix, "_fe"))
+		err = recv_prototype(h);
+	s->rodata->socks_in_hash = hash;
+	if (!err && !hash)
+		err = bpf_map__set_max_entries(s->maps.net_socks, 1);
+	if (!err && !kprobe)
+		err = bpf_map__set_max_entries(s->maps.net_recv_args, 1);
+	return err;
+}
+
+/* Every port slot free, before a program can ask for one: the programs
+ * take slots from this queue only. */
+static int fill_free_slots(struct plan_handle *h)
+{
+	struct net_bpf *s = h->skel;
+	int fd = bpf_map__fd(s->maps.net_port_free);
+
+	for (__u32 slot = 0; slot < DBT_NET_MAX_PORTS; slot++)
+		if (bpf_map_update_elem(fd, NULL, &slot, BPF_ANY))
+			return -errno;
+	return 0;
 }
 
 static const struct plan_family family = {
@@ -44,15 +85,17 @@ static const struct plan_family family = {
 	.n_variants = sizeof(variants) / sizeof(variants[0]),
 	PLAN_SKEL_OPS(net),
 	.prepare = skel_prepare,
+	.loaded = fill_free_slots,
 };
 
-int net_collector_open(struct net_collector *c, struct probe_report *rep)
+int net_collector_open(struct net_collector *c, struct probe_report *rep, struct bpf_features *kernel)
 {
 	struct net_bpf *s;
 	size_t vsize;
 	int err;
 
 	memset(c, 0, sizeof(*c));
+	c->h.kernel = kernel;
 	c->ncpus = percpu_ncpus();
 	if (c->ncpus <= 0)
 		return c->ncpus ? c->ncpus : -EINVAL;

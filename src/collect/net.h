@@ -45,7 +45,7 @@ struct net_collector {
 	uint64_t slots_reclaimed;
 };
 
-int net_collector_open(struct net_collector *c, struct probe_report *rep);
+int net_collector_open(struct net_collector *c, struct probe_report *rep, struct bpf_features *kernel);
 /* Fills snap (emptied first). */
 int net_collector_read(struct net_collector *c, struct net_snapshot *snap);
 /* Events the kernel skipped plus samples lost to full maps, so far. */

@@ -6,6 +6,7 @@
 #include "core/loop_fds.h"
 #include "core/vec.h"
 #include "dbtrace/softirq.h"
+#include "sysinfo/clocksource.h"
 #include "sysinfo/procfile.h"
 #include "sched.skel.h"
 
@@ -16,9 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
+/* tp_btf: typed loads, thread records in task storage (a pointer chase
+ * from the task, not a hash lookup), the iterator and the staged
+ * run-queue waits (compare-and-swap). raw_tp: every thread in the
+ * bounded hash, from 5.10 on. */
 static const struct plan_variant variants[] = {
-	{ "tp_btf", "_btf" },
-	{ "raw_tp", "_raw" },
+	{ "tp_btf", "_btf", FEAT(FEAT_KERNEL_BTF) | FEAT(FEAT_TASK_STORAGE_TRACING) | FEAT(FEAT_ATOMIC_FETCH) },
+	{ "raw_tp", "_raw", 0 },
 };
 
 /* Threads born from now on count from zero (bpf/sched.bpf.c): stamped
@@ -31,14 +36,36 @@ static int stamp_load_time(struct sched_bpf *s)
 
 PLAN_SKEL_HOOKED(sched, plan_skel_no_hook, stamp_load_time)
 
+/* Whether the CPUs' runqueue clocks may disagree (the kernel rejected
+ * the TSC): blocks are then timed by the monotonic clock, said in rep. */
+static bool runq_clocks_disagree(struct probe_report *rep)
+{
+	struct dbt_clocksource cs;
+	struct dbt_clocksource_log klog;
+	bool have_log = !dbt_clocksource_scan_klog(&klog);
+
+	if (dbt_clocksource_read(NULL, &cs))
+		memset(&cs, 0, sizeof(cs));
+	if (!dbt_sched_clock_per_cpu(&cs, have_log ? &klog : NULL))
+		return false;
+	probe_note(rep, "blocked time timed by the monotonic clock: the CPUs' runqueue clocks may "
+		   "disagree (clocksource %s%s)", cs.current[0] ? cs.current : "unknown",
+		   have_log && klog.n_unstable ? ", TSC marked unstable" : "");
+	return true;
+}
+
 /* Softirq time reaches threads through the softirq family's per-CPU
  * sirq_pending map (bpf/sirq_pending.bpf.h): this object uses that map
  * instead of its own. */
-static int skel_prepare(struct plan_handle *h, const struct plan_variant *v)
+static int skel_prepare(struct plan_handle *h, const struct plan_variant *v, struct probe_report *rep)
 {
 	struct sched_collector *c = h->ctx;
 	struct sched_bpf *s = h->skel;
 	int err;
+
+	/* the syscall a thread blocks in */
+	s->rodata->dbt_task_regs_helper = bpf_features_task_regs_helper(h->kernel, rep);
+	s->rodata->blk_clock_mono = runq_clocks_disagree(rep);
 
 	/* raw_tp keeps every thread in sched_threads: no task storage, which
 	 * kernels without tp_btf lack too */
@@ -76,12 +103,14 @@ static int iter_link_fd(const struct plan_handle *h)
 	return -1;
 }
 
-int sched_collector_open(struct sched_collector *c, struct probe_report *rep, int sirq_pending_fd)
+int sched_collector_open(struct sched_collector *c, struct probe_report *rep, int sirq_pending_fd,
+			 struct bpf_features *kernel)
 {
 	struct sched_bpf *s;
 	int err;
 
 	memset(c, 0, sizeof(*c));
+	c->h.kernel = kernel;
 	c->sirq_pending_fd = sirq_pending_fd;
 	c->h.ctx = c;
 	c->ncpus = percpu_ncpus();
@@ -342,6 +371,7 @@ static void add_running(struct sched_collector *c, struct sched_snapshot *snap, 
  * where the kernel's sched_clock is stable (TSC): CPUs agree. */
 static void take_clock_offset(struct sched_collector *c)
 {
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	uint32_t newest = 0;
 
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
@@ -352,6 +382,18 @@ static void take_clock_offset(struct sched_collector *c)
 			c->mono_minus_rq_ns = k->mono_minus_rq_ns;
 		}
 	}
+	/* how far apart the CPUs' clocks were this interval (-vv: the
+	 * reason for blk_clock_mono, where they disagree) */
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		const struct dbt_sched_cur *k = &c->cur[cpu];
+
+		if (k->clock_gen != newest)
+			continue;
+		lo = k->mono_minus_rq_ns < lo ? k->mono_minus_rq_ns : lo;
+		hi = k->mono_minus_rq_ns > hi ? k->mono_minus_rq_ns : hi;
+	}
+	if (hi >= lo)
+		log_debug("sched: the CPUs' block clocks lie %.1f us apart", (double)(hi - lo) / 1e3);
 }
 
 int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)

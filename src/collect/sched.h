@@ -49,7 +49,8 @@ struct sched_collector {
 
 /* sirq_pending_fd: the softirq family's sirq_pending map (softirq time is
  * charged to threads through it), or -1 when that family is off. */
-int sched_collector_open(struct sched_collector *c, struct probe_report *rep, int sirq_pending_fd);
+int sched_collector_open(struct sched_collector *c, struct probe_report *rep, int sirq_pending_fd,
+			 struct bpf_features *kernel);
 /* Fills snap (emptied first) and sorts it by tid. */
 int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap);
 uint64_t sched_collector_lost(const struct sched_collector *c);

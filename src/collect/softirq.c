@@ -8,8 +8,8 @@
 #include <string.h>
 
 static const struct plan_variant variants[] = {
-	{ "tp_btf", "_btf" },
-	{ "raw_tp", "_raw" },
+	{ "tp_btf", "_btf", FEAT(FEAT_KERNEL_BTF) },
+	{ "raw_tp", "_raw", 0 },
 };
 
 PLAN_SKEL(softirq)
@@ -21,11 +21,13 @@ static const struct plan_family family = {
 	PLAN_SKEL_OPS(softirq),
 };
 
-int softirq_collector_open(struct softirq_collector *c, struct probe_report *rep)
+int softirq_collector_open(struct softirq_collector *c, struct probe_report *rep,
+			   struct bpf_features *kernel)
 {
 	int err;
 
 	memset(c, 0, sizeof(*c));
+	c->h.kernel = kernel;
 	c->ncpus = percpu_ncpus();
 	if (c->ncpus <= 0)
 		return c->ncpus ? c->ncpus : -EINVAL;

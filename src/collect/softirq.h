@@ -16,7 +16,8 @@ struct softirq_collector {
 	int pending_fd;                /* sirq_pending, for the sched family to share */
 };
 
-int softirq_collector_open(struct softirq_collector *c, struct probe_report *rep);
+int softirq_collector_open(struct softirq_collector *c, struct probe_report *rep,
+			   struct bpf_features *kernel);
 /* Copies every CPU's counters into snap->cpu[].sirq. */
 int softirq_collector_read(struct softirq_collector *c, struct cpu_snapshot *snap);
 uint64_t softirq_collector_lost(const struct softirq_collector *c);

@@ -88,14 +88,24 @@ static void record_hooks(const struct plan_handle *h, struct probe_report *rep)
 static int try_variant(const struct plan_family *fam, const struct plan_variant *v,
 		       struct plan_handle *h, struct probe_report *rep)
 {
+	struct bpf_features *kernel = h->kernel;
 	struct bpf_program *prog;
-	char stage[64] = "open";
+	char stage[64] = "open", missing[PROBE_ERROR_MAX];
 	void *ctx = h->ctx;
 	int err, n = 0;
 
 	memset(h, 0, sizeof(*h));
 	h->ctx = ctx;
-	err = fam->open(&h->skel, &h->obj);
+	h->kernel = kernel;
+	rep->n_notes = 0;
+	/* what the kernel lacks is said as such, without a load the
+	 * verifier would refuse with a bare EINVAL */
+	if (kernel && bpf_features_missing(kernel, v->needs, missing, sizeof(missing))) {
+		reject_text(rep, v->path, missing);
+		log_debug("%s: %s rejected: %s", fam->name, v->path, missing);
+		return -EOPNOTSUPP;
+	}
+	err = fam->open(kernel ? kernel->btf_path : NULL, &h->skel, &h->obj);
 	if (err)
 		goto fail;
 	bpf_object__for_each_program(prog, h->obj) {
@@ -111,7 +121,7 @@ static int try_variant(const struct plan_family *fam, const struct plan_variant 
 	}
 	if (fam->prepare) {
 		snprintf(stage, sizeof(stage), "prepare");
-		err = fam->prepare(h, v);
+		err = fam->prepare(h, v, rep);
 		if (err)
 			goto fail;
 	}
@@ -119,6 +129,12 @@ static int try_variant(const struct plan_family *fam, const struct plan_variant 
 	err = fam->load(h->skel);
 	if (err)
 		goto fail;
+	if (fam->loaded) {
+		snprintf(stage, sizeof(stage), "fill maps");
+		err = fam->loaded(h);
+		if (err)
+			goto fail;
+	}
 	snprintf(stage, sizeof(stage), "attach");
 	err = fam->attach ? fam->attach(h, v, stage, sizeof(stage))
 			  : attach_each(h, stage, sizeof(stage));
@@ -130,6 +146,7 @@ static int try_variant(const struct plan_family *fam, const struct plan_variant 
 	log_debug("%s: attached %d programs via %s", fam->name, h->n_links, v->path);
 	return 0;
 fail:
+	rep->n_notes = 0;
 	reject(rep, v->path, stage, err);
 	log_debug("%s: %s rejected: %s", fam->name, v->path, rep->rejected[rep->n_rejected - 1].error);
 	plan_close(fam, h);
@@ -188,6 +205,7 @@ int plan_run(const struct plan_family *fam, struct plan_handle *h, struct probe_
 
 void plan_close(const struct plan_family *fam, struct plan_handle *h)
 {
+	struct bpf_features *kernel = h->kernel;
 	void *ctx = h->ctx;
 
 	detach_all(h);
@@ -195,6 +213,7 @@ void plan_close(const struct plan_family *fam, struct plan_handle *h)
 		fam->destroy(h->skel);
 	memset(h, 0, sizeof(*h));
 	h->ctx = ctx;
+	h->kernel = kernel;
 }
 
 uint64_t plan_lost_events(const struct plan_handle *h)

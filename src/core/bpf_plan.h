@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "core/bpf_features.h"
 #include "core/probe_report.h"
 
 struct bpf_object;
@@ -19,6 +20,10 @@ struct bpf_link;
 struct plan_variant {
 	const char *path;              /* "tp_btf", "raw_tp", "fentry", "tracepoint", ... */
 	const char *suffix;            /* its programs' names end with this */
+	/* FEAT() bits of what its programs use beyond their program types:
+	 * a kernel that lacks one is not asked to load them, and the
+	 * refusal names what is missing */
+	unsigned int needs;
 };
 
 struct plan_handle;
@@ -29,13 +34,17 @@ struct plan_family {
 	const char *name;
 	const struct plan_variant *variants;
 	int n_variants;
-	int (*open)(void **skel, struct bpf_object **obj);
+	int (*open)(const char *btf_path, void **skel, struct bpf_object **obj);
 	int (*load)(void *skel);
 	void (*destroy)(void *skel);
 	/* optional: adjust the opened skeleton (h->skel) for this variant
-	 * before it loads, e.g. shrink a map only another variant uses, or
-	 * share a map with another family's object */
-	int (*prepare)(struct plan_handle *h, const struct plan_variant *v);
+	 * before it loads, e.g. shrink a map only another variant uses,
+	 * share a map with another family's object, or set a load-time
+	 * switch for what h->kernel lacks (said in rep with probe_note) */
+	int (*prepare)(struct plan_handle *h, const struct plan_variant *v, struct probe_report *rep);
+	/* optional: fill the loaded maps before any program runs (free
+	 * lists the programs take from) */
+	int (*loaded)(struct plan_handle *h);
 	/* optional: attach the variant's programs where bpf_program__attach()
 	 * cannot (perf_event programs need one perf event per CPU); store the
 	 * links in h->links. NULL: each switched-on program is attached alone. */
@@ -45,6 +54,7 @@ struct plan_family {
 
 struct plan_handle {
 	void *ctx;                     /* the caller's, for its callbacks; kept by plan_run/plan_close */
+	struct bpf_features *kernel;   /* what the kernel allows, and --btf; kept like ctx */
 	void *skel;
 	struct bpf_object *obj;
 	struct bpf_link *links[PLAN_MAX_LINKS];

@@ -27,9 +27,10 @@ static inline int plan_skel_no_hook(void *skel)
  * after_open; before_load, then load. libbpf sets errno when an open
  * fails; -EINVAL stands in should it not. */
 #define PLAN_SKEL_TYPED_(name, after_open, before_load)				\
-	static int name##_plan_new(struct name##_bpf **out)			\
+	static int name##_plan_new(const char *btf_path, struct name##_bpf **out) \
 	{									\
-		struct name##_bpf *s = name##_bpf__open();			\
+		LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = btf_path); \
+		struct name##_bpf *s = name##_bpf__open_opts(&opts);		\
 		int err;							\
 										\
 		if (!s)								\
@@ -55,10 +56,11 @@ static inline int plan_skel_no_hook(void *skel)
  * negative errno, which fails the variant at that stage. */
 #define PLAN_SKEL_HOOKED(name, after_open, before_load)				\
 	PLAN_SKEL_TYPED_(name, after_open, before_load)				\
-	static int name##_plan_open(void **skel, struct bpf_object **obj)	\
+	static int name##_plan_open(const char *btf_path, void **skel,		\
+				    struct bpf_object **obj)			\
 	{									\
 		struct name##_bpf *s;						\
-		int err = name##_plan_new(&s);					\
+		int err = name##_plan_new(btf_path, &s);			\
 										\
 		if (err)							\
 			return err;						\
@@ -84,14 +86,15 @@ static inline int plan_skel_no_hook(void *skel)
  * skeleton is destroyed. Hooks as in PLAN_SKEL_HOOKED. */
 #define PLAN_SKEL_BOXED(name, box, after_open, before_load, release)		\
 	PLAN_SKEL_TYPED_(name, after_open, before_load)				\
-	static int name##_plan_open(void **skel, struct bpf_object **obj)	\
+	static int name##_plan_open(const char *btf_path, void **skel,		\
+				    struct bpf_object **obj)			\
 	{									\
 		box *b = calloc(1, sizeof(*b));					\
 		int err;							\
 										\
 		if (!b)								\
 			return -ENOMEM;						\
-		err = name##_plan_new(&b->bpf);					\
+		err = name##_plan_new(btf_path, &b->bpf);			\
 		if (err) {							\
 			free(b);						\
 			return err;						\

@@ -47,17 +47,22 @@ static struct timespec to_timespec(double s)
 	return ts;
 }
 
-int ticker_open(double first_s, double interval_s)
+int ticker_set(int tfd, double first_s, double interval_s)
 {
 	struct itimerspec its = { to_timespec(interval_s), to_timespec(first_s) };
-	int fd;
+
+	return timerfd_settime(tfd, 0, &its, NULL) ? -errno : 0;
+}
+
+int ticker_open(double first_s, double interval_s)
+{
+	int fd, err;
 
 	fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (fd < 0)
 		return -errno;
-	if (timerfd_settime(fd, 0, &its, NULL)) {
-		int err = -errno;
-
+	err = ticker_set(fd, first_s, interval_s);
+	if (err) {
 		close(fd);
 		return err;
 	}

@@ -14,6 +14,9 @@ int signals_take(int sfd);
 /* A periodic CLOCK_MONOTONIC timerfd, first firing after first_s, then
  * every interval_s; returns the fd or -errno. */
 int ticker_open(double first_s, double interval_s);
+/* Re-arms it: first firing after first_s, then every interval_s (0: that
+ * one firing only). Returns 0 or -errno. */
+int ticker_set(int tfd, double first_s, double interval_s);
 /* Consumes the expirations; returns how many ticks passed (0 if none). */
 uint64_t ticker_take(int tfd);
 

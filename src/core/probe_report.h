@@ -14,6 +14,7 @@
 #define PROBE_MAX_REJECTED 6
 #define PROBE_HOOK_MAX 64              /* "tracepoint/syscalls/sys_enter_clock_nanosleep" */
 #define PROBE_MAX_HOOKS 16
+#define PROBE_MAX_NOTES 4
 
 struct probe_rejection {
 	char path[PROBE_PATH_MAX];
@@ -37,7 +38,15 @@ struct probe_report {
 	 * leading '?': "tp_btf/sched_switch", "perf_event", ... */
 	char hooks[PROBE_MAX_HOOKS][PROBE_HOOK_MAX];
 	int n_hooks;
+	/* how the winning path adapted to what the kernel lacks, at load
+	 * time: "socket state in a hash: needs socket storage in tracing
+	 * programs (5.11)" */
+	char notes[PROBE_MAX_NOTES][PROBE_ERROR_MAX];
+	int n_notes;
 };
+
+/* Adds a note to rep (printf-style); beyond PROBE_MAX_NOTES it is dropped. */
+void probe_note(struct probe_report *rep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* What a hook costs and whom: "every context switch", or, for the
  * syscall tracepoints, the warning that every system call of every task

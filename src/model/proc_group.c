@@ -54,6 +54,13 @@ static int by_pid(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
+void proc_group_sort_by_pid(struct proc_group_proc *p, size_t n, size_t *order)
+{
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), by_pid, p);
+}
+
 /* Siblings first by parent, then program, then pid: the lowest leads. */
 static int by_parent_program(const void *a, const void *b, void *arg)
 {
@@ -85,8 +92,7 @@ static int by_key(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
-/* The index of pid in p (order: indices by pid), or SIZE_MAX. */
-static size_t find(const struct proc_group_proc *p, const size_t *order, size_t n, uint32_t pid)
+size_t proc_group_lookup(const struct proc_group_proc *p, const size_t *order, size_t n, uint32_t pid)
 {
 	size_t lo = 0, hi = n;
 
@@ -109,13 +115,13 @@ static void form_by_parent(struct proc_group_proc *p, size_t n, size_t *order, s
 {
 	size_t n_roots = 0;
 
-	qsort_r(order, n, sizeof(*order), by_pid, p);
+	proc_group_sort_by_pid(p, n, order);
 	for (size_t i = 0; i < n; i++) {
 		size_t r = i;
 
 		/* n steps at most: a table read while pids were reused may loop */
 		for (size_t step = 0; step < n; step++) {
-			size_t up = p[r].ppid != p[r].pid ? find(p, order, n, p[r].ppid) : SIZE_MAX;
+			size_t up = p[r].ppid != p[r].pid ? proc_group_lookup(p, order, n, p[r].ppid) : SIZE_MAX;
 
 			if (up == SIZE_MAX || !same_program(&p[up], &p[r]))
 				break;
@@ -183,6 +189,17 @@ int proc_group_form(struct proc_group_proc *p, size_t n, enum proc_group_by by)
 		form_by_parent(p, n, order, root);
 	else if (by == PROC_GROUP_CGROUP)
 		form_by_cgroup(p, n, order);
+	free(order);
+	free(root);
+	return proc_group_count(p, n);
+}
+
+int proc_group_count(struct proc_group_proc *p, size_t n)
+{
+	size_t *order = malloc(sizeof(*order) * (n ? n : 1));
+
+	if (!order)
+		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
 	qsort_r(order, n, sizeof(*order), by_key, p);
@@ -193,7 +210,6 @@ int proc_group_form(struct proc_group_proc *p, size_t n, enum proc_group_by by)
 			p[order[k]].n_members = (uint32_t)(j - i);
 	}
 	free(order);
-	free(root);
 	return 0;
 }
 

@@ -25,6 +25,7 @@
 #ifndef DBTRACE_MODEL_PROC_GROUP_H
 #define DBTRACE_MODEL_PROC_GROUP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,7 @@ struct proc_group_proc {
 	const char *exe, *comm, *cgroup;
 	uint32_t key;            /* out: its group's leader pid */
 	uint32_t n_members;      /* out: processes in its group */
+	bool load;               /* proc_group_join_load(): one of the recorded command's */
 };
 
 /* "pid", "parent", "cgroup" (the capture's groups' formed_by). */
@@ -51,6 +53,13 @@ int proc_group_by_parse(const char *s, enum proc_group_by *out);
 /* Sets key and n_members of each of the n processes (any order; pids
  * unique). Returns 0, -EINVAL (NULL p with n > 0, a bad by) or -ENOMEM. */
 int proc_group_form(struct proc_group_proc *p, size_t n, enum proc_group_by by);
+/* order[0..n): the indices of p by ascending pid, for proc_group_lookup(). */
+void proc_group_sort_by_pid(struct proc_group_proc *p, size_t n, size_t *order);
+/* The index of pid in p, order as proc_group_sort_by_pid() made it, or
+ * SIZE_MAX. */
+size_t proc_group_lookup(const struct proc_group_proc *p, const size_t *order, size_t n, uint32_t pid);
+/* Sets n_members of each process from the keys. Returns 0 or -ENOMEM. */
+int proc_group_count(struct proc_group_proc *p, size_t n);
 
 /* The groups a run reported and every process seen in each: what the
  * capture's `groups` says of how its processes rows were formed. */

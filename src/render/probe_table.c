@@ -18,6 +18,11 @@ int probe_table_print(FILE *f, const struct probe_report *reps, int n)
 			fprintf(f, "%s %s: %s", i ? ";" : "", r->rejected[i].path, r->rejected[i].error);
 		fprintf(f, "\n");
 	}
+	/* how a path adapted, at load, to what this kernel lacks */
+	for (int k = 0, first = 1; k < n; k++)
+		for (int i = 0; i < reps[k].n_notes; i++, first = 0)
+			fprintf(f, "%s  %-8s %s\n", first ? "\n  FAMILY   ADAPTED (same measurement, another way)\n" : "",
+				reps[k].family, reps[k].notes[i]);
 	fprintf(f, "\n  %-8s %-46s %s\n", "FAMILY", "HOOK", "RUNS ON");
 	for (int k = 0; k < n; k++)
 		for (int i = 0; i < reps[k].n_hooks; i++)

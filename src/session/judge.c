@@ -1,6 +1,8 @@
 #include "session/judge.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void judge_init(struct judge *j, const struct dbt_config *cfg, bool read_clock_env)
@@ -33,15 +35,83 @@ void judge_init(struct judge *j, const struct dbt_config *cfg, bool read_clock_e
 	misbinding_init(&j->mis);
 	for (int i = 0; i < cfg->n_pids && i < DBT_MAX_PIDS; i++)
 		j->pids[j->n_pids++] = (int)cfg->pids[i];
+	j->load_pid = (int)cfg->load_pid;
 	j->cpus_ctx = (struct judge_cpus){ &j->mis, &j->oversub };
 	judge_reads_cpus(&j->cpus_ctx, &j->cpus);
 }
 
 void judge_free(struct judge *j)
 {
+	free(j->no_load);
+	free(j->no_load_clock);
 	misbinding_free(&j->mis);
 	linksat_state_free(&j->linksat_runs);
 	findings_free(&j->now);
+}
+
+/* The recorded command's group (record) is the load, not a server: a
+ * benchmark runs more client threads than CPUs (oversubscription), waits
+ * on its own locks and for replies (lock_contention, io_bound,
+ * net_wait_dominant), reads the clock around every request
+ * (gettimeofday_hotspot), and is often the busiest process on the host
+ * (the misbinding rules' targets without -p). Those rules see the rows
+ * without it: rows[0..*n) less the one whose pid is load_pid, copied into
+ * *buf, or rows itself when no row is the load's. The rules over CPUs,
+ * devices and ports judge the host and stay as they are. NULL: out of
+ * memory. */
+static void *without_load(void *rows, int *n, size_t size, int (*pid_of)(const void *row),
+			  int load_pid, void **buf, size_t *cap)
+{
+	char *r = rows, *out;
+	int k = -1;
+
+	for (int i = 0; load_pid && i < *n && k < 0; i++)
+		if (pid_of(r + (size_t)i * size) == load_pid)
+			k = i;
+	if (k < 0)
+		return rows;
+	if ((size_t)*n > *cap) {
+		void *grown = realloc(*buf, (size_t)*n * size);
+
+		if (!grown)
+			return NULL;
+		*buf = grown;
+		*cap = (size_t)*n;
+	}
+	out = *buf;
+	memcpy(out, r, (size_t)k * size);
+	memcpy(out + (size_t)k * size, r + (size_t)(k + 1) * size, (size_t)(*n - k - 1) * size);
+	(*n)--;
+	return out;
+}
+
+static int sched_pid(const void *row)
+{
+	return ((const struct sched_group_stats *)row)->pid;
+}
+
+static int clock_pid(const void *row)
+{
+	return ((const struct clock_group_stats *)row)->pid;
+}
+
+/* si without the load's row (its arrays are borrowed), or NULL. */
+static const struct sched_interval *sched_without_load(struct judge *j, const struct sched_interval *si,
+						       struct sched_interval *tmp)
+{
+	*tmp = *si;
+	tmp->groups = without_load(si->groups, &tmp->n_groups, sizeof(*si->groups), sched_pid, j->load_pid,
+				   (void **)&j->no_load, &j->no_load_cap);
+	return tmp->groups || !si->groups ? tmp : NULL;
+}
+
+static const struct clock_interval *clock_without_load(struct judge *j, const struct clock_interval *ci,
+						       struct clock_interval *tmp)
+{
+	*tmp = *ci;
+	tmp->groups = without_load(ci->groups, &tmp->n_groups, sizeof(*ci->groups), clock_pid, j->load_pid,
+				   (void **)&j->no_load_clock, &j->no_load_clock_cap);
+	return tmp->groups || !ci->groups ? tmp : NULL;
 }
 
 /* The net family's rules over one window. */
@@ -77,11 +147,16 @@ static int judge_loss(struct judge *j, const struct interval *t, int index)
 
 int judge_interval(struct judge *j, const struct interval *iv, struct finding_list *run)
 {
-	const struct sched_interval *si = iv->have_sched ? &iv->sched : NULL;
+	const struct sched_interval *si = NULL;
+	struct sched_interval si_tmp;
+	struct clock_interval ci_tmp;
 	int err = 0;
 
 	findings_clear(&j->now);
-	if (si) {
+	if (iv->have_sched) {
+		si = sched_without_load(j, &iv->sched, &si_tmp);
+		if (!si)
+			return -ENOMEM;
 		err = oversubscription_check(si, &j->oversub, iv->index, &j->now);
 		if (!err)
 			err = lock_contention_check(si, &j->lockc, iv->index, &j->now);
@@ -94,9 +169,13 @@ int judge_interval(struct judge *j, const struct interval *iv, struct finding_li
 						      iv->index, &j->now);
 		}
 	}
-	if (!err && iv->have_clock)
-		err = gettimeofday_hotspot_check(&iv->clock, iv->clock_fns, &j->clock_env, &j->gtod, iv->index,
-						 &j->now);
+	if (!err && iv->have_clock) {
+		const struct clock_interval *ci = clock_without_load(j, &iv->clock, &ci_tmp);
+
+		err = ci ? gettimeofday_hotspot_check(ci, iv->clock_fns, &j->clock_env, &j->gtod, iv->index,
+						      &j->now)
+			 : -ENOMEM;
+	}
 	if (!err)
 		err = misbinding_judge(&j->mis, iv->rows, iv->ncpus, si, iv->have_net ? &iv->net : NULL, j->pids,
 				       j->n_pids, iv->index, &j->now);
@@ -113,7 +192,9 @@ int judge_clock_run(struct judge *j, const struct clock_interval *whole,
 		    const struct clock_fn_table *fns, struct finding_list *run)
 {
 	struct finding_list found = { 0 };
-	int err = gettimeofday_hotspot_check(whole, fns, &j->clock_env, &j->gtod, -1, &found);
+	struct clock_interval tmp;
+	const struct clock_interval *ci = clock_without_load(j, whole, &tmp);
+	int err = ci ? gettimeofday_hotspot_check(ci, fns, &j->clock_env, &j->gtod, -1, &found) : -ENOMEM;
 
 	for (int i = 0; !err && i < found.n; i++) {
 		const struct finding *f = &found.items[i];

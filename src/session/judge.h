@@ -50,6 +50,13 @@ struct judge {
 	struct tick_cpus cpus;
 	int pids[DBT_MAX_PIDS];        /* -p: the misbinding targets */
 	int n_pids;
+	/* record: the command's group, left out of the rules that judge a
+	 * process or class as a server (session/judge.c says which) */
+	int load_pid;
+	struct sched_group_stats *no_load;  /* the rows judged without it */
+	size_t no_load_cap;
+	struct clock_group_stats *no_load_clock;
+	size_t no_load_clock_cap;
 	struct finding_list now;       /* the last tick's findings */
 };
 

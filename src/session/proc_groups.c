@@ -1,5 +1,6 @@
 #include "session/proc_groups.h"
 #include "core/vec.h"
+#include "model/load_group.h"
 #include "model/proc_title.h"
 #include "sysinfo/proc_scan.h"
 
@@ -43,8 +44,12 @@ static int snapshot_pids(struct proc_groups *g, const struct world_snapshot *cur
 	size_t n = 0, total = (cur->have_sched ? (size_t)cur->sched.n : 0) +
 			      (cur->have_clock ? (size_t)cur->clock.n : 0);
 
-	if (VEC_RESERVE(g->selected, g->selected_cap, total + (size_t)g->n_pids))
+	if (VEC_RESERVE(g->selected, g->selected_cap, total + (size_t)g->n_pids + 1))
 		return -ENOMEM;
+	/* the recorded command is read even while it sleeps: its processes'
+	 * chains of parents lead to it */
+	if (g->load_pid)
+		g->selected[n++] = g->load_pid;
 	for (int i = 0; cur->have_sched && i < cur->sched.n; i++)
 		g->selected[n++] = (int)cur->sched.t[i].pid;
 	for (int i = 0; cur->have_clock && i < cur->clock.n; i++)
@@ -126,14 +131,17 @@ static int add_parents(struct proc_groups *g, const char *root, int *pids, size_
 	return refresh(g, root, pids, *n);
 }
 
-/* -p's pids, then every process of a --cgroup. */
+/* -p's pids, then every process of a --cgroup; with either, the
+ * recorded command too (its group is always shown). */
 static int select_pids(struct proc_groups *g)
 {
 	g->n_selected = 0;
-	if (VEC_RESERVE(g->selected, g->selected_cap, g->n + (size_t)g->n_pids))
+	if (VEC_RESERVE(g->selected, g->selected_cap, g->n + (size_t)g->n_pids + 1))
 		return -ENOMEM;
 	for (int i = 0; i < g->n_pids; i++)
 		g->selected[g->n_selected++] = g->pids[i];
+	if (g->load_pid && (g->n_pids || g->n_cgroups))
+		g->selected[g->n_selected++] = g->load_pid;
 	for (size_t i = 0; g->n_cgroups && i < g->n; i++)
 		for (int c = 0; c < g->n_cgroups; c++)
 			if (g->e[i].known && g->e[i].id.cgroup[0] &&
@@ -163,9 +171,14 @@ static int form(struct proc_groups *g)
 			/* unknown: its own parent, so it joins no siblings */
 			.ppid = (uint32_t)(e->known ? e->id.ppid : e->id.pid),
 			.exe = e->id.exe, .comm = e->id.comm, .cgroup = e->id.cgroup,
+			.load = e->load,
 		};
 	}
 	err = proc_group_form(p, n, g->by);
+	if (!err)
+		err = proc_group_join_load(p, n, (uint32_t)g->load_pid);
+	for (size_t i = 0; !err && i < n; i++)
+		g->e[i].load = p[i].load;
 	for (size_t i = 0; !err && i < n; i++)
 		g->procs[i] = (struct class_map_proc){
 			.pid = p[i].pid,

@@ -23,6 +23,7 @@ struct proc_groups_entry {
 	unsigned int reads;                /* times read: the first ticks re-read (exec, title) */
 	unsigned long read_tick;           /* the update that read it last */
 	char title_class[TCLASS_NAME_MAX]; /* "": its title names no class */
+	bool load;                         /* one of the recorded command's processes */
 };
 
 struct proc_groups {
@@ -31,6 +32,7 @@ struct proc_groups {
 	int n_cgroups;
 	const int *pids;                   /* -p */
 	int n_pids;
+	int load_pid;                      /* record: the command, its processes one group; 0: none */
 	struct proc_groups_entry *e;       /* by pid */
 	size_t n, cap;
 	struct class_map_proc *procs;      /* parallel to e: what the class map takes */

@@ -66,6 +66,7 @@ static int state_init(struct session_state *st, const struct dbt_config *cfg,
 	st->groups.n_cgroups = cfg->n_cgroups;
 	st->groups.pids = st->pids;
 	st->groups.n_pids = cfg->n_pids;
+	st->groups.load_pid = (int)cfg->load_pid;
 	for (int i = 0; i < cfg->n_ports; i++)
 		st->net_ports[i] = cfg->ports[i];
 	st->net_filter.ports = st->net_ports;
@@ -179,6 +180,16 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 	return 0;
 }
 
+/* The next tick would pass -d: one last, shorter one at -d instead. */
+static int end_at_duration(const struct dbt_config *cfg, int tfd, const struct session_result *res)
+{
+	double left = cfg->duration_s - (double)(mono_ns() - res->first.mono_ns) / 1e9;
+
+	if (!cfg->duration_s || left >= cfg->interval_s || left <= 0)
+		return 0;
+	return ticker_set(tfd, left, 0);
+}
+
 int session_run(const struct dbt_config *cfg, struct collectors *col,
 		struct session_sink *sink, struct session_result *res)
 {
@@ -242,13 +253,25 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 			break;
 		}
 		if (pfd[1].revents & POLLIN) {
-			res->stop_signal = signals_take(sfd);
-			if (res->stop_signal)
+			int sig = signals_take(sfd);
+
+			if (sig && !res->stop_signal)
+				res->stop_signal = sig;
+			if (sig && (!sink->on_signal || sink->on_signal(sink->ctx, sig) != SESSION_CONTINUE))
 				break;
 		}
-		if (n == 3 && (pfd[2].revents & (POLLIN | POLLHUP)) && sink->on_input &&
-		    sink->on_input(sink->ctx))
-			break;
+		if (n == 3 && (pfd[2].revents & (POLLIN | POLLHUP)) && sink->on_input) {
+			int act = sink->on_input(sink->ctx);
+
+			if (act == SESSION_LAST) {
+				err = step(&st, &cur_idx, sink, res);
+				if (err == SESSION_STOP)
+					err = 0;
+				break;
+			}
+			if (act)
+				break;
+		}
 		if (!(pfd[0].revents & POLLIN) || !ticker_take(tfd))
 			continue;
 		err = step(&st, &cur_idx, sink, res);
@@ -256,6 +279,8 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 			err = 0;
 			break;
 		}
+		if (!err && sink->end_at_duration)
+			err = end_at_duration(cfg, tfd, res);
 		if (err)
 			break;
 	}

@@ -15,7 +15,10 @@
 #include "model/proc_group.h"
 #include "model/sched_summary.h"
 
-enum session_action { SESSION_CONTINUE = 0, SESSION_STOP = 1 };
+/* What a sink's callback returns: go on, stop now, or (on_input) take
+ * one last snapshot now and stop: the window ends at that instant, not at
+ * the last tick (record: the command exited). */
+enum session_action { SESSION_CONTINUE = 0, SESSION_STOP = 1, SESSION_LAST = 2 };
 
 struct session_sink {
 	void *ctx;
@@ -25,9 +28,18 @@ struct session_sink {
 	int input_fd;                  /* -1, or a fd whose readiness calls on_input */
 	int (*on_input)(void *ctx);
 	double first_tick_s;           /* 0: the first refresh after one interval */
+	/* the last interval ends at -d exactly, shorter than the others when
+	 * -d is no multiple of -i (record: "-d at most"); false: at the
+	 * first tick at or past -d */
+	bool end_at_duration;
 	/* optional: the first snapshot is taken, at mono_ns (CLOCK_MONOTONIC,
 	 * the t = 0 of every interval); negative errno aborts */
 	int (*on_start)(void *ctx, uint64_t mono_ns);
+	/* optional: a stop signal came (the result's stop_signal keeps the
+	 * first); SESSION_CONTINUE goes on measuring (record hands it to its
+	 * command and waits for the command to end), anything else stops.
+	 * NULL: every stop signal stops. */
+	int (*on_signal)(void *ctx, int signo);
 };
 
 struct session_result {
@@ -42,7 +54,7 @@ struct session_result {
 	bool have_loss;
 	struct finding_list findings;      /* merged over all intervals */
 	double elapsed_s;
-	int stop_signal;               /* 0 when the duration ran out or the user quit */
+	int stop_signal;               /* the first stop signal; 0 when the duration ran out or the user quit */
 	int intervals;
 	uint64_t lost_events;
 	uint64_t thread_evictions;

@@ -155,6 +155,22 @@ enum dbt_vdso dbt_clocksource_vdso(const char *name, const char **why)
 	return DBT_VDSO_UNKNOWN;
 }
 
+bool dbt_sched_clock_per_cpu(const struct dbt_clocksource *cs,
+			     const struct dbt_clocksource_log *log)
+{
+	static const char *const stable[] = { "tsc", "kvm-clock", "xen", "hyperv_clocksource_tsc_page",
+					      "hyperv_clocksource_msr", "arch_sys_counter" };
+	static const char *const after_tsc[] = { "hpet", "acpi_pm", "jiffies", "refined-jiffies" };
+
+	for (size_t i = 0; i < sizeof(stable) / sizeof(stable[0]); i++)
+		if (!strcmp(cs->current, stable[i]))
+			return false;
+	for (size_t i = 0; i < sizeof(after_tsc) / sizeof(after_tsc[0]); i++)
+		if (!strcmp(cs->current, after_tsc[i]))
+			return true;
+	return log && log->n_unstable > 0;
+}
+
 const char *dbt_vdso_str(enum dbt_vdso v)
 {
 	switch (v) {

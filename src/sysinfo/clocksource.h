@@ -22,6 +22,8 @@ struct dbt_clocksource {
  * (optional). Names longer than the kernel allows are truncated.
  */
 int dbt_clocksource_read(const char *root, struct dbt_clocksource *cs);
+
+struct dbt_clocksource_log;
 bool dbt_clocksource_is_available(const struct dbt_clocksource *cs,
 				  const char *name);
 
@@ -38,6 +40,22 @@ enum dbt_vdso {
  */
 enum dbt_vdso dbt_clocksource_vdso(const char *name, const char **why);
 const char *dbt_vdso_str(enum dbt_vdso v);
+
+/*
+ * Whether the scheduler's per-CPU clocks (rq->clock, sched_clock_cpu())
+ * may disagree between CPUs, so that an interval begun on one CPU and
+ * ended on another cannot be timed by them. The kernel falls back from
+ * the TSC-based sched_clock to per-CPU clocks, each kept within a tick of
+ * the global time (clear_sched_clock_stable), when it marks the TSC
+ * unstable, and it then leaves the TSC as clocksource too (for hpet,
+ * acpi_pm, jiffies): an emulated guest whose TSCs are unsynchronized
+ * does, at boot. A paravirtual clocksource (kvm-clock, xen, Hyper-V's)
+ * comes with the hypervisor's own sched_clock, stable whatever the TSC.
+ * log (the kernel log's clocksource lines) may be NULL; it decides only
+ * where the clocksource says nothing.
+ */
+bool dbt_sched_clock_per_cpu(const struct dbt_clocksource *cs,
+			     const struct dbt_clocksource_log *log);
 
 #define DBT_KLOG_LINE_MAX 256
 

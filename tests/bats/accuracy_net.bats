@@ -38,16 +38,30 @@ rr_capture() {
 }
 
 # The four response percentiles against the load's own: p50 within pct%,
-# p99 within p99_pct% (default pct).
-check_response() {   # pct [p99_pct]
+# p99 within p99_pct% (default pct), or, with p99_pct "bracket", within
+# the p99s of the load's bracket of dbtrace's own instants (rr_timed:
+# _lo_p99_, _hi_p99_; a request's bounds hold its time between them, so
+# their p99s hold the p99), 3% beyond it (the fine histogram's bound).
+check_response() {   # pct [p99_pct|bracket]
 	local role
 	for role in server client; do
 		check "$role response p50 (us)" "$(port_field "$PORT" "$role" response_p50_us)" \
 			"$(load_field "$LOADOUT" "${role}_p50_us")" "$1"
-		check "$role response p99 (us)" "$(port_field "$PORT" "$role" response_p99_us)" \
-			"$(load_field "$LOADOUT" "${role}_p99_us")" "${2:-$1}"
+		if [ "${2:-}" = bracket ]; then
+			echo "$role response p99, the load's own: $(load_field "$LOADOUT" "${role}_p99_us") us"
+			check_between "$role response p99 (us)" "$(port_field "$PORT" "$role" response_p99_us)" \
+				"$(load_field "$LOADOUT" "${role}_lo_p99_us")" \
+				"$(load_field "$LOADOUT" "${role}_hi_p99_us")" 3
+		else
+			check "$role response p99 (us)" "$(port_field "$PORT" "$role" response_p99_us)" \
+				"$(load_field "$LOADOUT" "${role}_p99_us")" "${2:-$1}"
+		fi
 	done
 }
+
+# How the 2 ms server's p99s are held: to the load's own within 5% on a
+# host, to the load's bracket in the emulated guest (see that test).
+vm_p99() { [ "${DBTRACE_VM:-0}" = 1 ] && echo bracket || echo 5; }
 
 # check_bracketed WHAT SERVER_SRC CLIENT_SRC SERVER_GOT CLIENT_GOT: for the
 # qemu TCG guest, dbtrace's server and client medians against what the
@@ -120,7 +134,7 @@ interval_window() {
 	jq -r --argjson k "$2" --argjson t0 "$t0" '.intervals[$k] | "\(($t0 + (.t - .dt) * 1000) * 1000) \(($t0 + .t * 1000) * 1000)"' "$1"
 }
 
-# bats test_tags=vm,rt
+# bats test_tags=vm,rt,kernel
 @test "response accuracy: a server taking exactly 2 ms, p50/p99 within 5% of the load's own timing" {
 	rr_capture 5 -d 2 -H 2000
 
@@ -132,17 +146,33 @@ interval_window() {
 	check "client requests" "$(port_field "$PORT" client requests)" "$(load_field "$LOADOUT" transactions)" 0
 	# 5%: the issue's bound. A log2 slot [1024, 2048) us interpolated
 	# puts a 2.0 ms p50 at ~1550 us (-23%) and the p99 at ~3000 (+30%).
-	# In the qemu TCG guest the p99 gets 10%: there the "2 ms" server's
-	# own p99 is near 3.8 ms (the emulated CPU stalls it), and the few
-	# requests in the tail are the ones where the load's stamps (the
-	# skb's receive time, its clock before send) and dbtrace's (the
-	# socket's) lie furthest apart: one run read -6.1% on 718 requests.
-	# The log2 error above is still three times that.
-	if [ "${DBTRACE_VM:-0}" = 1 ]; then
-		check_response 5 10
-	else
-		check_response 5
-	fi
+	# In the qemu TCG guest the p99s are held to the load's bracket of
+	# dbtrace's own instants (check_response): there the few requests in
+	# the tail are stalled by the emulator, which runs the two vCPUs in
+	# turns, and a stall between the load's stamp (the skb's receive
+	# time, its clock before send) and dbtrace's (readable, the send's
+	# entry) moves one and not the other: runs read the client's p99
+	# +23% and +13.5%, the server's -11.8%, against the load's own, all
+	# inside the bracket.
+	check_response 5 "$(vm_p99)"
+	no_misses
+}
+
+# The kprobe+raw_tp path (kprobes for kernels that refuse fentry and lack
+# the socket tracepoints) forced where the kernel has kprobes: its
+# receive is a kprobe that keeps the socket and flags and a kretprobe that
+# reads the result, the flags' argument placed by tcp_recvmsg's prototype
+# in BTF. The same requests, counts and percentiles as the preferred path.
+# bats test_tags=vm,kernel
+@test "response accuracy on the kprobe path: the 2 ms server's counts and p50/p99 within 5% of the load's own" {
+	kernel_allows kprobe:tcp_sendmsg kretprobe:tcp_recvmsg ||
+		skip "this kernel has no kprobes ($(kernel_refusal kprobe:tcp_sendmsg))"
+	CAPTURE_OPTS=(--attach net=kprobe+raw_tp)
+	rr_capture 5 -d 2 -H 2000
+	[ "$(jq -r .probes.net.attach "$SCRATCH/run.json")" = kprobe+raw_tp ]
+	check "server requests" "$(port_field "$PORT" server requests)" "$(load_field "$LOADOUT" served)" 0
+	check "client requests" "$(port_field "$PORT" client requests)" "$(load_field "$LOADOUT" transactions)" 0
+	check_response 5 "$(vm_p99)"
 	no_misses
 }
 
@@ -150,7 +180,7 @@ interval_window() {
 # load's brackets and the roles' sum (check_bracketed); the p99 and the
 # slow mode (over 5 ms, where tens of us are under 1%) to 5% as on the
 # host.
-# bats test_tags=vm,rt
+# bats test_tags=vm
 @test "response accuracy: a bimodal server (90% 200 us, 10% 5 ms), percentiles and both modes within 5%" {
 	# a 1 ms pause after each reply: at most 3 requests (6 measurement
 	# starts) per 4 ms jiffy on the client's CPU, under the 8 past which
@@ -440,7 +470,7 @@ print("one_way_p50_us=%.1f packets=%d" % (d[(len(d) + 1) // 2 - 1] if d else -1,
 # under TCG the sender's own path to the qdisc takes 200-300 us and
 # varies, and the trip's median moved dbtrace's figure by 7-11% either
 # way between runs.)
-# bats test_tags=vm,rt
+# bats test_tags=vm
 @test "tx queue accuracy: netem delay 1ms reads 1000 us within 5%, and tx_queueing names netem" {
 	netns_pair_create 10.231.0
 	run tc -n "$NSA" qdisc add dev "$VA" root netem delay 1ms

@@ -82,7 +82,7 @@ runqlat_rank() {
 # the next switch in.
 # (In the 6.1 guest the pool was once not the capture's first process:
 # there was none, the sched family refused by 6.1's verifier, as above.)
-# bats test_tags=vm,rt
+# bats test_tags=vm
 @test "run-queue p50/p99 of an oversubscribed pool lie within 10% of runqlat's buckets" {
 	command -v runqlat >/dev/null || skip "libbpf-tools' runqlat is not installed (scripts/setup.sh --test)"
 	"$TOOLS/thread_pool" -n 8 -d 60 -c "$POOL_CPUS" >"$SCRATCH/pool.out" &

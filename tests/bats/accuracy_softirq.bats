@@ -70,11 +70,35 @@ delta() {
 	join "$SCRATCH/$1.before" "$SCRATCH/$1.after" | awk -v c="$2" '$1 == c { print $3 - $2 }'
 }
 
+# NET_RX runs per CPU against /proc/softirqs (the kernel's count, exact in
+# dbtrace even when the time is sampled); 2%: a quiet CPU's few runs
+# between the message and the reads.
+check_net_rx_runs() {
+	local cpu got want
+	for cpu in "${CPUS[@]}"; do
+		want="$(delta rx "$cpu")"
+		got="$(jq -r --argjson c "$cpu" '.cpus[] | select(.cpu == $c) | .softirq_entries.net_rx' "$SCRATCH/run.json")"
+		if [ "${want:-0}" -ge 1000 ]; then
+			check "CPU $cpu NET_RX runs vs /proc/softirqs" "$got" "$want" 2
+		else
+			echo "CPU $cpu NET_RX runs: dbtrace $got, /proc/softirqs $want (a quiet CPU: not compared)"
+		fi
+	done
+}
+
 # dbtrace alone: a second tracer on the same tracepoints puts its own
 # programs' run time inside each softirq run but outside dbtrace's timed
 # part (and dbtrace's outside its), time /proc/stat counts: with runs of
 # 2-3 us here, 10% and more.
-# bats test_tags=vm,rt
+# Not in the 5.10, 6.12 and rt rings: none of Debian's kernels has
+# IRQ_TIME_ACCOUNTING, so /proc/stat samples softirq time by what each
+# tick interrupted, and in the emulated guests (TSC marked unstable at
+# boot, timer interrupts taken between translated blocks) that sampling
+# is off by itself: three runs in the 5.10 guest read /proc/stat +19%,
+# +17% and +7% above dbtrace, a fourth 31% below, while dbtrace stayed
+# within 2% of libbpf-tools softirqs over the same windows (-1.7, -0.8,
+# +0.7%). Those rings hold the time to softirqs, the next test.
+# bats test_tags=vm
 @test "softirq time: per-CPU totals within 10% of /proc/stat, NET_RX runs equal to /proc/softirqs" {
 	local hz cpu ticks got want
 	hz="$(getconf CLK_TCK 2>/dev/null || echo 100)"   # USER_HZ; the VM guest has no getconf
@@ -109,18 +133,7 @@ delta() {
 			awk -v a="$got" -v b="$ticks" 'BEGIN { d = a - b; exit !(d <= 5 && d >= -5) }' || MISSES=$((MISSES + 1))
 		fi
 	done
-	# per CPU, NET_RX runs against /proc/softirqs (the kernel's count,
-	# exact in dbtrace even when the time is sampled); 2%: a quiet CPU's
-	# few runs between the message and the reads
-	for cpu in "${CPUS[@]}"; do
-		want="$(delta rx "$cpu")"
-		got="$(jq -r --argjson c "$cpu" '.cpus[] | select(.cpu == $c) | .softirq_entries.net_rx' "$SCRATCH/run.json")"
-		if [ "${want:-0}" -ge 1000 ]; then
-			check "CPU $cpu NET_RX runs vs /proc/softirqs" "$got" "$want" 2
-		else
-			echo "CPU $cpu NET_RX runs: dbtrace $got, /proc/softirqs $want (a quiet CPU: not compared)"
-		fi
-	done
+	check_net_rx_runs
 	no_misses
 }
 
@@ -130,8 +143,10 @@ delta() {
 # In the 6.1 guest every softirq_pct once came out null: 6.1's verifier
 # refused the raise-to-run wait's fine-histogram update and the softirq
 # family did not load (fixed by the clamp in bpf/hist.bpf.h).
-# bats test_tags=vm,rt
-@test "softirq time: NET_RX and all vectors within 10% of libbpf-tools softirqs over the same window" {
+# The softirq family's accuracy test of every VM ring, NET_RX runs against
+# /proc/softirqs too.
+# bats test_tags=vm,rt,kernel
+@test "softirq time: NET_RX and all vectors within 10% of libbpf-tools softirqs over the same window, NET_RX runs equal to /proc/softirqs" {
 	command -v softirqs >/dev/null || skip "libbpf-tools' softirqs is not installed (scripts/setup.sh --test)"
 	softirq_window 8 softirqs
 	local dur vec got want
@@ -145,5 +160,6 @@ delta() {
 		fi
 		check "$vec time over all CPUs (ns) vs softirqs" "$got" "$want" 10
 	done
+	check_net_rx_runs
 	no_misses
 }

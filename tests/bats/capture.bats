@@ -8,9 +8,7 @@ bats_require_minimum_version 1.5.0
 setup() { make_scratch; }
 teardown() { teardown_scratch; }
 
-# In the cloud ring accuracy_softirq.bats checks the same counts harder;
-# the rt ring, where those do not run, keeps this one.
-# bats test_tags=rt
+# In the VM rings accuracy_softirq.bats checks the same counts harder.
 @test "capture under loopback traffic: valid JSON, NET_RX share > 0, entries match /proc/softirqs within 5%" {
 	local out="$SCRATCH/run.json" before after
 	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 6 -i 1 -o "$out"

@@ -73,7 +73,7 @@ teardown() { remove_scratch; }
 	# a static audit: not one bpf(2) call
 	run strace -f -qq -e trace=bpf -o "$SCRATCH/strace" "$DBTRACE" check
 	[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
-	! grep -q 'bpf(' "$SCRATCH/strace"
+	refute grep -q 'bpf(' "$SCRATCH/strace"
 }
 
 @test "bad input: one line on stderr, exit 2" {
@@ -123,10 +123,10 @@ teardown() { remove_scratch; }
 	grep -qx "dbtrace: note: $tree/etc/tuned/active_profile leads out of the tree (a symbolic link or \"..\"): not followed" <<<"$stderr"
 	grep -qx "dbtrace: note: $tree/dmesg leads out of the tree (a symbolic link or \"..\"): not followed" <<<"$stderr"
 	grep -qx "dbtrace: note: $tree/sys/kernel/mm/transparent_hugepage/enabled is larger than 4096 bytes: only its first 4096 bytes were read" <<<"$stderr"
-	! grep -q SECRET <<<"$output$stderr"
+	refute grep -q SECRET <<<"$output$stderr"
 	# the head that was read still counts
 	[[ "$output" == *"THP            enabled=madvise"* ]]
 	run --separate-stderr timeout 10 "$DBTRACE" check --root "$tree" -p 4242 --json
 	jq -e '.host' <<<"$output" >/dev/null
-	! grep -q SECRET <<<"$output"
+	refute grep -q SECRET <<<"$output"
 }

@@ -56,6 +56,11 @@ clock_proc() {
 	fi
 }
 
+# Not in the 5.10 and 6.12 rings, which take the clock syscalls' test
+# below: in the 6.12 guest the emulator's timer lands unevenly in the
+# vDSO's code, so every CPU-clock sampler sees less of it than the loop
+# spends there: perf record's own samples put 16% and 19% in [vdso]
+# (dbtrace 15.6%) where the loop timed 40%.
 # bats test_tags=vm
 @test "vDSO share of a clock loop within 10 points of its own figure, function named, finding raised" {
 	capture_around "$SCRATCH/run.json" 5 "$TOOLS/clock_loop" -m vdso -f mixed -s 0.4 -d 3 -c "$LOAD_CPU"
@@ -116,7 +121,7 @@ clock_proc() {
 	fi
 }
 
-# bats test_tags=vm
+# bats test_tags=vm,kernel
 @test "real clock syscalls by default: their sampled share, and counts only where fentry pays for them" {
 	capture_around "$SCRATCH/run.json" 5 "$TOOLS/clock_loop" -m syscall -d 3 -c "$LOAD_CPU"
 	local proc attach
@@ -227,8 +232,8 @@ clock_proc() {
 	wait "$pid"
 	echo "perf attachments of dbtrace: $perf"
 	# a syscall tracepoint (syscalls:sys_enter_*) or raw_syscalls:sys_enter/exit
-	! grep -qE 'tracepoint +sys_(enter|exit)' <<<"$perf"
-	! grep -qE "tp 'sys_(enter|exit)'" <<<"$links"
+	refute grep -qE 'tracepoint +sys_(enter|exit)' <<<"$perf"
+	refute grep -qE "tp 'sys_(enter|exit)'" <<<"$links"
 	[ "$(jq -r .probes.clock.attach "$SCRATCH/run.json")" = "$(expected_path clock)" ]
 
 	"$DBTRACE" capture -d 4 -i 1 --clock-syscalls=count -o "$SCRATCH/count.json" 2>"$SCRATCH/err" &
@@ -256,5 +261,5 @@ clock_proc() {
 		grep -qE '^  clock +tracepoint/syscalls/sys_enter_clock_gettime +SLOW PATH: every system call' <<<"$output"
 	fi
 	run "$DBTRACE" probes
-	! grep -q 'SLOW PATH' <<<"$output"
+	refute grep -q 'SLOW PATH' <<<"$output"
 }

@@ -128,7 +128,7 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 # stime growth, however late the capture starts or ends (the VM is slow).
 # In the PREEMPT_RT ring too: its budget (issue 16's real-database check)
 # is the one that sums a real server's threads, softirq threads apart.
-# bats test_tags=vm,rt
+# bats test_tags=vm
 @test "postgres: the backends are one class of the postmaster's group, on-CPU = their /proc/PID/stat" {
 	local pids hz t0 t1 cpu_s proc_s threads sum oncpu runq sirq net
 	wait_backends 0
@@ -264,5 +264,5 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 	[ "$threads" -eq 8 ]
 	[ "$procs" -ge 8 ] && [ "$procs" -le "$n" ]
 	# no backend is a series of its own
-	! grep -q "^dbtrace_class_threads{pid=\"${pids[0]}\"" "$SCRATCH/m"
+	refute grep -q "^dbtrace_class_threads{pid=\"${pids[0]}\"" "$SCRATCH/m"
 }

@@ -45,7 +45,7 @@ assert_no_script_errors() {
 	if grep -E 'CONSOLE.*(Uncaught|Error)|Refused to|Failed to load' "$out.log"; then
 		return 1
 	fi
-	! grep -q 'data-js-errors=' "$out.dom"
+	refute grep -q 'data-js-errors=' "$out.dom"
 	grep -q '<body data-ready="1"' "$out.dom"
 }
 
@@ -73,7 +73,7 @@ assert_png() {
 	# only the capture, the page and the load's output: no temporary file
 	[ "$(ls -A "$SCRATCH" | sort | tr '\n' ' ')" = "err rr run.html run.json " ]
 	# self-contained: no URL at all, and a policy that forbids fetching
-	! grep -Eq 'https?://|url\(|@import| src=' "$page"
+	refute grep -Eq 'https?://|url\(|@import| src=' "$page"
 	grep -q "Content-Security-Policy\" content=\"default-src 'none';" "$page"
 
 	chrome "$SCRATCH/shot" "$page"

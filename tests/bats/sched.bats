@@ -46,7 +46,7 @@ now_s() { date +%s.%N; }
 # /proc/self/task/*/{status,stat}; dbtrace's totals for the same threads
 # must agree. (Comparing rates over two windows that differ by the
 # polling delay fails on bursty loads; whole lifetimes do not.)
-# bats test_tags=vm,rt
+# bats test_tags=vm,rt,kernel
 @test "per-class switches and on-CPU time agree with /proc" {
 	local out="$SCRATCH/run.json"
 	start_bg "$SCRATCH/err" "$DBTRACE" capture -d 7 -i 1 --comm thread_pool -o "$out"
@@ -90,7 +90,7 @@ now_s() { date +%s.%N; }
 	POOL=
 }
 
-# bats test_tags=vm,rt
+# bats test_tags=vm
 @test "oversubscription fires with 16 busy workers on 2 CPUs (or the 1 there is) and not with 1" {
 	start_pool -n 16 -d 120 -c "$POOL_CPUS"
 	"${AHEAD[@]}" "$DBTRACE" capture -d 3 -p "$POOL" -o "$SCRATCH/16.json" 2>/dev/null

@@ -231,7 +231,7 @@ PY
 	http_get "http://127.0.0.1:$pport/metrics" >"$SCRATCH/prom-self"
 	grep -E '^prometheus_target_scrapes_(sample_out_of_order|sample_duplicate_timestamp|sample_out_of_bounds)_total ' \
 		"$SCRATCH/prom-self"
-	! grep -E '^prometheus_target_scrapes_(sample_out_of_order|sample_duplicate_timestamp|sample_out_of_bounds)_total [1-9]' \
+	refute grep -E '^prometheus_target_scrapes_(sample_out_of_order|sample_duplicate_timestamp|sample_out_of_bounds)_total [1-9]' \
 		"$SCRATCH/prom-self"
 	grep -qE '^prometheus_target_scrapes_sample_out_of_order_total 0$' "$SCRATCH/prom-self"
 }

@@ -96,20 +96,19 @@ budget_vs_load() {
 	[ "$failed" -eq 0 ]
 }
 
-# bats test_tags=vm,rt
+# bats test_tags=vm,rt,kernel510
 @test "time: every class's states agree with the load's own timing within 5 points and sum to 100%" {
 	budget_vs_load
 	jq -e --arg p "$(expected_path sched)" '.probes.sched.attach == $p' "$OUT"
 }
 
-# The same on the sched family's raw_tp fallback (--attach), which takes
-# the task's saved registers from the top of its kernel stack rather than
-# bpf_task_pt_regs(), and reads in_iowait as a probed bitfield: where a
+# The same on the sched family's raw_tp fallback (--attach), which reads
+# the task untyped (CO-RE) and in_iowait as a probed bitfield: where a
 # kernel refuses tp_btf, this is the budget users get. softirq on its own
-# fallback too, since the two share the per-CPU softirq charge. In the
-# PREEMPT_RT guest (Debian's 6.1 as well, softirqs in threads), not the
-# cloud one too: the cloud ring is already the longer.
-# bats test_tags=rt
+# fallback too, since the two share the per-CPU softirq charge. On the
+# host; the 5.10 ring runs the budget where raw_tp is the kernel's own
+# path and the saved registers come from the top of the task's kernel
+# stack (no bpf_task_pt_regs there).
 @test "time: the raw_tp fallback's budget agrees with the load's own timing as the preferred path's does" {
 	kernel_allows raw_tp:sched_switch raw_tp:softirq_entry || skip "raw_tp refused: $(kernel_refusal raw_tp:sched_switch)"
 	budget_vs_load --attach sched=raw_tp --attach softirq=raw_tp
@@ -170,7 +169,7 @@ budget_vs_load() {
 # half proves the plumbing (copied, based, diffed, summed per class,
 # not swapped), not the kernel's accounting. The shares are far apart
 # (about 0, 50 and 100): a split swapped, stuck or made up fails.
-# bats test_tags=vm,rt
+# bats test_tags=vm
 @test "time: oncpu's user and system split agrees with the load's own CPU time in syscalls and /proc within 10 points" {
 	OUT="$SCRATCH/run.json"
 	capture_around "$OUT" 7 "$TOOLS/cpu_modes" -d 4
@@ -203,7 +202,7 @@ budget_vs_load() {
 # them (about 60% of its time on the host, the load's own timing), at the
 # default threshold. Beside it the sleeper, 70% blocked but in nanosleep:
 # a rule that took any blocked time for disk would name it.
-# bats test_tags=vm,rt
+# bats test_tags=vm
 @test "time: io_bound names the class waiting on disk with its evidence, not a class blocked elsewhere" {
 	make_loop
 	OUT="$SCRATCH/run.json"
@@ -245,7 +244,7 @@ budget_vs_load() {
 # And nw_cli, the client's thread: it waits in recv() for each reply and
 # matches the rule's numbers as well, but its process holds no socket
 # bound to the port (sysinfo/port_socket.h), so it is not the server.
-# bats test_tags=vm,rt
+# bats test_tags=vm
 @test "time: net_wait_dominant names the server class waiting for requests behind a slow network, not an idle listener" {
 	netns_pair_init dbtnw
 	netns_pair_create 10.233.0

@@ -3,7 +3,6 @@
 
 load helpers/common
 
-# bats test_tags=rt
 @test "top --batch -d 2 prints two tables with every column" {
 	run "$DBTRACE" top --batch -d 2
 	[ "$status" -eq 0 ]

@@ -1,18 +1,26 @@
 /* Whether the running kernel lets a program of a given type load and
- * attach at a given place: the tests derive the attach path dbtrace must
- * take from it (tests/bats/helpers/common.bash, expected_path), so their
- * expectations follow the kernel instead of naming one. Each check loads
- * a program that does nothing ("r0 = 0; exit", no map, no helper: nothing
- * of dbtrace's), attaches it, and detaches it at once.
+ * attach at a given place, call a helper, or run an instruction: the
+ * tests derive the attach path dbtrace must take from it
+ * (tests/bats/helpers/common.bash, expected_path), so their expectations
+ * follow the kernel instead of naming one. Each place check loads a
+ * program that does nothing ("r0 = 0; exit", no map, no helper: nothing
+ * of dbtrace's), attaches it, and detaches it at once. A helper check
+ * loads "call HELPER; exit" and, as libbpf's own probe does, takes the
+ * verifier's "unknown func"/"invalid func" for no and any other outcome
+ * (its arguments are nonsense) for yes.
  *
  * usage: bpf_can CHECK...
  *   fentry:FUNC  fexit:FUNC   a tracing program on a kernel function
  *   tp_btf:TP                 a BTF-typed raw tracepoint
  *   raw_tp:TP                 a raw tracepoint
  *   tracepoint:CAT/NAME       a tracefs tracepoint through a perf event
- *   kprobe:FUNC               a kprobe through the perf kprobe PMU
+ *   kprobe:FUNC  kretprobe:FUNC  a kprobe (return probe) through the
+ *                             perf kprobe PMU
  *   iter:TARGET               a BPF iterator (iter:task)
  *   perf_event                a program on a CPU-clock sampling event
+ *   helper:TYPE:NAME          helper bpf_NAME in a program of TYPE
+ *                             (tracing: a tp_btf one; raw_tp, perf_event)
+ *   insn:atomic_fetch         atomic fetch-and-add and cmpxchg (v3)
  * prints one line per check, "CHECK yes" or "CHECK no: STAGE: ENAME (text)"
  * (STAGE is btf, tracefs, pmu, load or attach; ENAME as dbtrace prints
  * it, e.g. "load: EPERM (Operation not permitted)"), and exits 0 when
@@ -107,6 +115,103 @@ static void perf_attach(struct perf_event_attr *attr, enum bpf_prog_type type, s
 	close(pfd);
 }
 
+/* The helpers the tests ask about, by name. */
+static int helper_id(const char *name)
+{
+	static const struct {
+		const char *name;
+		int id;
+	} ids[] = {
+		{ "task_storage_get", BPF_FUNC_task_storage_get },
+		{ "sk_storage_get", BPF_FUNC_sk_storage_get },
+		{ "task_pt_regs", BPF_FUNC_task_pt_regs },
+		{ "get_current_task_btf", BPF_FUNC_get_current_task_btf },
+		{ "jiffies64", BPF_FUNC_jiffies64 },
+	};
+
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (!strcmp(ids[i].name, name))
+			return ids[i].id;
+	return -1;
+}
+
+/* helper:TYPE:NAME */
+static void check_helper(const char *spec, struct result *r)
+{
+	const char *name = strchr(spec, ':');
+	struct bpf_insn insns[] = {
+		{ .code = BPF_JMP | BPF_CALL, .imm = 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts);
+	enum bpf_prog_type type;
+	char log[8192] = "", typ[32];
+	int fd;
+
+	if (!name || (insns[0].imm = helper_id(name + 1)) < 0) {
+		r->stage = "usage";
+		return;
+	}
+	snprintf(typ, sizeof(typ), "%.*s", (int)(name - spec), spec);
+	if (!strcmp(typ, "tracing")) {
+		int id = libbpf_find_vmlinux_btf_id("sched_switch", BPF_TRACE_RAW_TP);
+
+		if (id < 0) {
+			fail(r, "btf", id);
+			return;
+		}
+		type = BPF_PROG_TYPE_TRACING;
+		opts.expected_attach_type = BPF_TRACE_RAW_TP;
+		opts.attach_btf_id = (__u32)id;
+	} else if (!strcmp(typ, "raw_tp")) {
+		type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+	} else if (!strcmp(typ, "perf_event")) {
+		type = BPF_PROG_TYPE_PERF_EVENT;
+	} else {
+		r->stage = "usage";
+		return;
+	}
+	opts.log_buf = log;
+	opts.log_size = sizeof(log);
+	opts.log_level = 1;
+	fd = bpf_prog_load(type, NULL, "GPL", insns, sizeof(insns) / sizeof(insns[0]), &opts);
+	if (fd >= 0) {
+		close(fd);
+		return;
+	}
+	if (strstr(log, "unknown func ") || strstr(log, "invalid func "))
+		fail(r, "load", EINVAL);
+}
+
+/* insn:atomic_fetch: fetch-and-add and compare-and-exchange on the stack */
+static void check_insn(const char *what, struct result *r)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = 1 },
+		{ .code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = BPF_REG_10, .src_reg = BPF_REG_1,
+		  .off = -8, .imm = BPF_ADD | BPF_FETCH },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = BPF_REG_10, .src_reg = BPF_REG_1,
+		  .off = -8, .imm = BPF_CMPXCHG },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd;
+
+	if (strcmp(what, "atomic_fetch")) {
+		r->stage = "usage";
+		return;
+	}
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL, "GPL", insns,
+			   sizeof(insns) / sizeof(insns[0]), NULL);
+	if (fd < 0)
+		fail(r, "load", errno);
+	else
+		close(fd);
+}
+
 static void check(const char *spec, struct result *r)
 {
 	const char *target = strchr(spec, ':');
@@ -172,7 +277,7 @@ static void check(const char *spec, struct result *r)
 		}
 		attr.config = (__u64)tp_id;
 		perf_attach(&attr, BPF_PROG_TYPE_TRACEPOINT, r);
-	} else if (!strcmp(kind, "kprobe")) {
+	} else if (!strcmp(kind, "kprobe") || !strcmp(kind, "kretprobe")) {
 		struct perf_event_attr attr = { .size = sizeof(attr), .sample_period = 1,
 						.wakeup_events = 1 };
 		long type;
@@ -185,7 +290,14 @@ static void check(const char *spec, struct result *r)
 		}
 		attr.type = (__u32)type;
 		attr.config1 = (__u64)(unsigned long)target;   /* kprobe_func */
+		/* the PMU's format/retprobe says "config:0" */
+		if (!strcmp(kind, "kretprobe"))
+			attr.config = 1;
 		perf_attach(&attr, BPF_PROG_TYPE_KPROBE, r);
+	} else if (!strcmp(kind, "helper")) {
+		check_helper(target, r);
+	} else if (!strcmp(kind, "insn")) {
+		check_insn(target, r);
 	} else if (!strcmp(kind, "perf_event")) {
 		struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
 						.config = PERF_COUNT_SW_CPU_CLOCK, .freq = 1,
@@ -203,7 +315,8 @@ int main(int argc, char **argv)
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fprintf(stderr, "usage: bpf_can fentry:FUNC|fexit:FUNC|tp_btf:TP|raw_tp:TP|"
-				"tracepoint:CAT/NAME|kprobe:FUNC|iter:TARGET|perf_event...\n");
+				"tracepoint:CAT/NAME|kprobe:FUNC|kretprobe:FUNC|iter:TARGET|perf_event|"
+				"helper:TYPE:NAME|insn:atomic_fetch...\n");
 		return 2;
 	}
 	libbpf_set_print(quiet);

@@ -57,7 +57,8 @@
  * interval, from instants that must lie around it, request by request
  * (a median of lower bounds is below the true median, and so on):
  *   server_lo_p50_us= server_hi_p50_us= client_lo_p50_us=
- *   client_hi_p50_us= (and _fast_ of these, bimodal only)
+ *   client_hi_p50_us= (and _fast_ of these, bimodal only), and the same
+ *   of the p99: server_lo_p99_us= ... client_hi_p99_us=
  * server: its request was readable before the client's send returned
  * (loopback runs the receive path inside the send) and after its receive
  * timestamp; its reply's send began after its stamp and before the
@@ -408,9 +409,10 @@ static void conn_report(struct conn *c, const struct opts *o, const char *name, 
 		       pct_us(o, srx, reply, n, 0, 50), pct_us(o, srx, reply, n, 1, 50),
 		       pct_us(o, start, rx, n, 0, 50), pct_us(o, start, rx, n, 1, 50));
 	/* the brackets of a tracer's intervals (see the top of this file) */
-	printf(" server_lo_p50_us=%.1f server_hi_p50_us=%.1f client_lo_p50_us=%.1f client_hi_p50_us=%.1f",
-	       pct_us(o, sent, reply, n, -1, 50), pct_us(o, srx, rx, n, -1, 50),
-	       pct_us(o, srx, rx, n, -1, 50), pct_us(o, start, ssent, n, -1, 50));
+	for (int p = 50; p <= 99; p += 49)
+		printf(" server_lo_p%d_us=%.1f server_hi_p%d_us=%.1f client_lo_p%d_us=%.1f client_hi_p%d_us=%.1f",
+		       p, pct_us(o, sent, reply, n, -1, p), p, pct_us(o, srx, rx, n, -1, p),
+		       p, pct_us(o, srx, rx, n, -1, p), p, pct_us(o, start, ssent, n, -1, p));
 	if (o->slow_pct)
 		printf(" server_fast_lo_p50_us=%.1f server_fast_hi_p50_us=%.1f client_fast_lo_p50_us=%.1f "
 		       "client_fast_hi_p50_us=%.1f",

@@ -290,6 +290,49 @@ static void test_net_section(void **state)
 	capture_free(&back);
 }
 
+/* record: the command's group is marked "load" in processes and groups,
+ * and written even when 64 busier processes fill the list. */
+static void test_load_marked(void **state)
+{
+	struct capture_writer *w;
+	struct capture_meta meta = { .version = "t", .started_at = "2026-01-01T00:00:00Z", .interval_s = 1,
+				     .load_pid = 5069 };
+	struct sched_group_stats procs[CAPTURE_MAX_PROCS + 6];
+	struct sched_summary sched = { .groups = procs, .n_groups = CAPTURE_MAX_PROCS + 6 };
+	struct proc_group_log log = { .by = PROC_GROUP_PARENT };
+	uint32_t pids[2] = { 5069, 5075 };
+	struct cpu_row rows[3];
+	struct capture_summary sum = { .complete = true, .stop_reason = "command", .duration_s = 1,
+				       .ncpus = 3, .rows = rows, .sched = &sched, .groups = &log };
+	char path[128], cmd[1024], err[256];
+
+	memset(procs, 0, sizeof(procs));
+	for (int i = 0; i < sched.n_groups; i++) {
+		procs[i].pid = 5000 + i;
+		snprintf(procs[i].comm, sizeof(procs[i].comm), "p%d", i);
+		procs[i].total.oncpu_pct = 100 - i;
+		assert_int_equal(proc_group_log_add(&log, procs[i].pid, procs[i].comm,
+						    (uint32_t *)&procs[i].pid, 1), 0);
+	}
+	/* the load: the 70th busiest, of two processes */
+	assert_int_equal(proc_group_log_add(&log, 5069, "p69", pids, 2), 0);
+	rows_init(rows, 3);
+	snprintf(path, sizeof(path), "%s/load.json", dir);
+	assert_int_equal(capture_open(&w, path, err, sizeof(err)), 0);
+	assert_int_equal(capture_begin(w, &meta), 0);
+	assert_int_equal(capture_finish(w, &sum, err, sizeof(err)), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "jq -e '(.processes | length) == 65 and .processes_omitted == 5 and "
+		 "[.processes[] | select(.load) | .pid] == [5069] and .processes[-1].pid == 5069 and "
+		 "(.groups | length) == 65 and [.groups[] | select(.load) | .pid] == [5069] and "
+		 "(.groups[] | select(.pid == 5069) | .formed_by == \"command\" and .pids == [5069, 5075]) and "
+		 "(.groups[] | select(.pid == 5001) | has(\"load\") | not) and "
+		 ".stop_reason == \"command\"' %s >/dev/null", path);
+	assert_int_equal(system(cmd), 0);
+	unlink(path);
+	proc_group_log_free(&log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +344,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_replaces_existing_file_atomically, mkdir_tmp, rm_tmp),
 		cmocka_unit_test_setup_teardown(test_device_is_written_in_place, mkdir_tmp, rm_tmp),
 		cmocka_unit_test_setup_teardown(test_unwritable_paths, mkdir_tmp, rm_tmp),
+		cmocka_unit_test_setup_teardown(test_load_marked, mkdir_tmp, rm_tmp),
 		cmocka_unit_test_setup_teardown(test_net_section, mkdir_tmp, rm_tmp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

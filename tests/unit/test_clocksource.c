@@ -161,6 +161,32 @@ static void log_kvm_forced(void **state)
 	assert_string_equal(log.last_switch, "kvm-clock");
 }
 
+/* The runqueue clocks of the CPUs: one clock with a TSC or paravirtual
+ * clocksource, per-CPU clocks once the kernel rejected the TSC (it then
+ * reads hpet or acpi_pm), and, where the clocksource says nothing, the
+ * kernel log decides. */
+static void sched_clock_per_cpu(void **state)
+{
+	struct dbt_clocksource cs;
+	struct dbt_clocksource_log log;
+
+	assert_int_equal(dbt_clocksource_read(FIXTURES "/prometheus-procfs", &cs), 0);
+	assert_false(dbt_sched_clock_per_cpu(&cs, NULL));
+	/* kvm-clock: the hypervisor's sched_clock, whatever the log says of the TSC */
+	assert_int_equal(dbt_clocksource_read(FIXTURES "/martins3-kvm-guest", &cs), 0);
+	assert_int_equal(dbt_clocksource_scan_log(FIXTURES "/martins3-kvm-guest/dmesg", &log), 0);
+	assert_int_equal(log.n_unstable, 1);
+	assert_false(dbt_sched_clock_per_cpu(&cs, &log));
+	assert_int_equal(dbt_clocksource_read(FIXTURES "/hpet-skewtick-netem", &cs), 0);
+	assert_true(dbt_sched_clock_per_cpu(&cs, NULL));
+	/* unknown clocksource: the log's word */
+	memset(&cs, 0, sizeof(cs));
+	assert_false(dbt_sched_clock_per_cpu(&cs, NULL));
+	assert_true(dbt_sched_clock_per_cpu(&cs, &log));
+	memset(&log, 0, sizeof(log));
+	assert_false(dbt_sched_clock_per_cpu(&cs, &log));
+}
+
 static void log_buf_cases(void **state)
 {
 	struct dbt_clocksource_log log;
@@ -244,6 +270,7 @@ int main(void)
 		cmocka_unit_test(log_coffeelake_and_eviden),
 		cmocka_unit_test(log_kvm_forced),
 		cmocka_unit_test(log_buf_cases),
+		cmocka_unit_test(sched_clock_per_cpu),
 		cmocka_unit_test(log_overlong_and_garbage),
 		cmocka_unit_test(verbatim_copies),
 	};

@@ -21,8 +21,9 @@ static const struct dbt_subcommand test_items[] = {
 	{ "probes", DBT_CMD_PROBES, NULL, "", "attach paths" },
 	{ "version", DBT_CMD_VERSION, NULL, "", "version" },
 	{ "help", DBT_CMD_HELP, NULL, "", "this help" },
+	{ "record", DBT_CMD_RECORD, NULL, "-- PROGRAM", "run and capture a program" },
 };
-static const struct dbt_command_table test_cmds = { test_items, 9 };
+static const struct dbt_command_table test_cmds = { test_items, 10 };
 
 static char *usage_text(void)
 {
@@ -449,9 +450,83 @@ static void test_attach(void **state)
 	}
 }
 
+/* --btf FILE: kept as given (bpf_prepare reads it); empty is bad usage */
+static void test_btf(void **state)
+{
+	struct dbt_config cfg;
+	char err[256];
+
+	assert_int_equal(parse(&cfg, err, 1, "probes"), 0);
+	assert_null(cfg.btf_path);
+	assert_int_equal(parse(&cfg, err, 3, "capture", "--btf", "/tmp/vmlinux.btf"), 0);
+	assert_string_equal(cfg.btf_path, "/tmp/vmlinux.btf");
+	assert_int_equal(parse(&cfg, err, 2, "top", "--btf=x.btf"), 0);
+	assert_string_equal(cfg.btf_path, "x.btf");
+	err[0] = 0;
+	assert_int_equal(parse(&cfg, err, 2, "probes", "--btf="), -EINVAL);
+	assert_non_null(strstr(err, "--btf"));
+	assert_null(strchr(err, '\n'));
+}
+
+/* record: the program and its own options after "--", taken as given
+ * (getopt moves arguments about: the check is on argv as typed). */
+static void test_record(void **state)
+{
+	struct dbt_config cfg;
+	char err[256];
+
+	assert_int_equal(parse(&cfg, err, 9, "record", "-d", "5", "-o", "r.json", "--", "sysbench",
+			       "--threads=4", "run"), 0);
+	assert_int_equal(cfg.command, DBT_CMD_RECORD);
+	assert_true(cfg.duration_s == 5);
+	assert_string_equal(cfg.output, "r.json");
+	assert_int_equal(cfg.run_argc, 3);
+	assert_string_equal(cfg.run_argv[0], "sysbench");
+	assert_string_equal(cfg.run_argv[1], "--threads=4");
+	assert_string_equal(cfg.run_argv[2], "run");
+	assert_null(cfg.run_argv[3]);
+	assert_int_equal(cfg.load_pid, 0);
+
+	/* options before the command name too; the program's -d is its own */
+	assert_int_equal(parse(&cfg, err, 8, "-i", "0.5", "record", "--report", "r.html", "--",
+			       "sh", "-d"), 0);
+	assert_true(cfg.interval_s == 0.5);
+	assert_true(cfg.duration_s == 0);
+	assert_string_equal(cfg.report, "r.html");
+	assert_int_equal(cfg.run_argc, 2);
+	assert_string_equal(cfg.run_argv[1], "-d");
+
+	/* "--" as -o's value is a file name, the second one ends the options */
+	assert_int_equal(parse(&cfg, err, 6, "record", "-o", "--", "--", "true", "-o"), 0);
+	assert_string_equal(cfg.output, "--");
+	assert_int_equal(cfg.run_argc, 2);
+	assert_string_equal(cfg.run_argv[1], "-o");
+
+	assert_int_equal(parse(&cfg, err, 3, "record", "sleep", "1"), -EINVAL);
+	assert_non_null(strstr(err, "record runs the program given after --"));
+	assert_non_null(strstr(err, "'sleep'"));
+	assert_int_equal(parse(&cfg, err, 1, "record"), -EINVAL);
+	assert_non_null(strstr(err, "record needs a program to run"));
+	assert_int_equal(parse(&cfg, err, 2, "record", "--"), -EINVAL);
+	assert_non_null(strstr(err, "record needs a program to run"));
+	assert_int_equal(parse(&cfg, err, 3, "record", "--", ""), -EINVAL);
+	assert_non_null(strstr(err, "empty program name"));
+	assert_int_equal(parse(&cfg, err, 5, "record", "-o", "-", "--", "true"), -EINVAL);
+	assert_non_null(strstr(err, "the program writes to standard output too"));
+	assert_int_equal(parse(&cfg, err, 3, "capture", "--report", "r.html"), -EINVAL);
+	assert_non_null(strstr(err, "--report is an option of record only"));
+	assert_int_equal(parse(&cfg, err, 4, "capture", "--", "sleep", "1"), -EINVAL);
+	assert_non_null(strstr(err, "unexpected argument 'sleep'"));
+	assert_int_equal(parse(&cfg, err, 7, "record", "-d", "0.5", "-i", "1", "--", "true"), -EINVAL);
+	assert_non_null(strstr(err, "shorter than the interval"));
+	assert_non_null(strstr(usage_text(), "dbtrace record [OPTIONS] -- PROGRAM [ARGS...]"));
+	assert_non_null(strstr(usage_text(), "--report=FILE.html"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_btf),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_all_options),
 		cmocka_unit_test(test_seconds),
@@ -469,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_all),
 		cmocka_unit_test(test_listen),
 		cmocka_unit_test(test_serve_report_diff),
+		cmocka_unit_test(test_record),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

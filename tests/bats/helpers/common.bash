@@ -73,6 +73,11 @@ capture_around() {
 	cat "$out.load"
 }
 
+# A TCP port on 127.0.0.1 nobody listens on right now.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
 # Waits until file $1 contains text $2 (at most $3 seconds, default 10).
 wait_for_text() {
 	local file="$1" text="$2" limit="${3:-10}" i
@@ -279,7 +284,9 @@ syscall_fn() {
 
 # family_variants FAMILY: one line per attach path, "PATH CHECK...", in
 # dbtrace's order of preference (src/collect/FAMILY.c), with the program
-# types and places each path's programs use (bpf/FAMILY.bpf.c).
+# types and places each path's programs use (bpf/FAMILY.bpf.c), and the
+# helpers and instructions they cannot do without (what a path can do
+# another way, at load time, is in family_adaptations).
 family_variants() {
 	local s fe=() tp=()
 	case "$1" in
@@ -288,7 +295,7 @@ family_variants() {
 		echo raw_tp raw_tp:softirq_{raise,entry,exit} raw_tp:irq_handler_{entry,exit}
 		;;
 	sched)
-		echo tp_btf tp_btf:sched_switch iter:task
+		echo tp_btf tp_btf:sched_switch iter:task helper:tracing:task_storage_get insn:atomic_fetch
 		echo raw_tp raw_tp:sched_switch
 		;;
 	clock)
@@ -315,6 +322,23 @@ family_variants() {
 			fentry:sock_def_readable
 		echo tp_btf tp_btf:net_dev_{queue,xmit} tp_btf:{tcp_sendmsg_locked,sock_recv_length,sk_data_ready}
 		echo raw_tp raw_tp:net_dev_{queue,xmit} raw_tp:{tcp_sendmsg_locked,sock_recv_length,sk_data_ready}
+		echo kprobe+raw_tp raw_tp:net_dev_{queue,xmit} kprobe:{tcp_sendmsg,tcp_recvmsg,sock_def_readable} \
+			kretprobe:tcp_recvmsg
+		;;
+	esac
+}
+
+# family_adaptations FAMILY PATH: one line per way the path adapts at load
+# time to a kernel that lacks something, "CHECK...|NOTE": dbtrace must
+# note NOTE (bpf/core_fixes.bpf.h, src/core/bpf_features.c) exactly when
+# one of the checks fails.
+family_adaptations() {
+	case "$1:$2" in
+	sched:* | clock:*)
+		echo "helper:perf_event:task_pt_regs helper:perf_event:get_current_task_btf|saved registers found on the task's stack"
+		;;
+	net:fentry+tp_btf | net:tp_btf | loss:tp_btf)
+		echo "helper:tracing:sk_storage_get|socket state in a hash"
 		;;
 	esac
 }
@@ -330,6 +354,20 @@ expected_path() {   # family [count]
 		# shellcheck disable=SC2086 # one word per check
 		kernel_allows $checks && { echo "$path"; return; }
 	done < <(family_variants "$1" "${2:-}")
+	echo none
+}
+
+# The path a family must take where user space cannot read the kernel's
+# BTF (only --btf's file): the first of its paths the kernel allows
+# whose programs do not attach by the kernel's BTF (tp_btf, fentry,
+# fexit, iterators) nor are tracing programs.
+expected_path_without_btf() {   # family
+	local path checks
+	while read -r path checks; do
+		[[ " $checks" =~ \ (tp_btf|fentry|fexit|iter|helper:tracing): ]] && continue
+		# shellcheck disable=SC2086 # one word per check
+		kernel_allows $checks && { echo "$path"; return; }
+	done < <(family_variants "$1")
 	echo none
 }
 
@@ -379,4 +417,14 @@ netns_pair_delete() {
 	[ -n "${NSA:-}" ] && ip netns del "$NSA" 2>/dev/null
 	[ -n "${NSB:-}" ] && ip netns del "$NSB" 2>/dev/null
 	return 0
+}
+
+# refute CMD...: fails the test when CMD succeeds. A bare `! CMD` asserts
+# nothing in bats (set -e ignores a negated command) unless it is the
+# test's last line.
+refute() {
+	if "$@"; then
+		echo "expected to fail, but succeeded: $*" >&2
+		return 1
+	fi
 }
