@@ -333,6 +333,38 @@ static void test_load_marked(void **state)
 	proc_group_log_free(&log);
 }
 
+/* probes.<family>.notes: how the path taken adapted at load time, written
+ * only for the families that adapted (main's load-time adaptations; the
+ * restructuring moved the probes object to capture_meta.c, and no replayed
+ * snapshot carries a note, so this is where the field is checked). */
+static void test_probe_notes(void **state)
+{
+	struct capture_writer *w;
+	struct probe_report rep[2] = {
+		{ .family = "sched", .attach = "tp_btf" },
+		{ .family = "softirq", .attach = "tp_btf" },
+	};
+	struct capture_meta meta = { .version = "t", .started_at = "2026-01-01T00:00:00Z", .interval_s = 1,
+				     .probes = rep, .n_probes = 2 };
+	struct cpu_row rows[3];
+	struct capture_summary sum = { .complete = true, .duration_s = 1, .ncpus = 3, .rows = rows };
+	char path[128], cmd[1024], err[256];
+
+	probe_note(&rep[0], "blocked time timed by the monotonic clock");
+	probe_note(&rep[0], "%s: no %s (%s)", "a hash", "socket storage", "5.11");
+	rows_init(rows, 3);
+	snprintf(path, sizeof(path), "%s/notes.json", dir);
+	assert_int_equal(capture_open(&w, path, err, sizeof(err)), 0);
+	assert_int_equal(capture_begin(w, &meta), 0);
+	assert_int_equal(capture_finish(w, &sum, err, sizeof(err)), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "jq -e '.probes.sched.notes == [\"blocked time timed by the monotonic clock\", "
+		 "\"a hash: no socket storage (5.11)\"] and .probes.sched.attach == \"tp_btf\" and "
+		 "(.probes.softirq | has(\"notes\") | not)' %s >/dev/null", path);
+	assert_int_equal(system(cmd), 0);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -345,6 +377,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_device_is_written_in_place, mkdir_tmp, rm_tmp),
 		cmocka_unit_test_setup_teardown(test_unwritable_paths, mkdir_tmp, rm_tmp),
 		cmocka_unit_test_setup_teardown(test_load_marked, mkdir_tmp, rm_tmp),
+		cmocka_unit_test_setup_teardown(test_probe_notes, mkdir_tmp, rm_tmp),
 		cmocka_unit_test_setup_teardown(test_net_section, mkdir_tmp, rm_tmp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
