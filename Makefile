@@ -52,7 +52,7 @@ LIB_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
 TOOL_BINS  := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
-.PHONY: all deps test-deps run test unit bats tools bench install clean layers demo deb
+.PHONY: all deps test-deps run test unit bats tools bench install clean layers demo docs deb
 .DELETE_ON_ERROR:
 # Keep the BPF objects: bpftool reads them and tests inspect them.
 .SECONDARY: $(BPF_OBJS)
@@ -165,6 +165,15 @@ $(BUILD)/model/syscall_names.h: scripts/gen-syscall-names.sh
 	$(Q)scripts/gen-syscall-names.sh $(CC) > $@
 $(BUILD)/src/model/syscall_name.o: $(BUILD)/model/syscall_names.h
 
+# the report's style and scripts, kept as files of their own and compiled
+# in (build/render/report_assets.h), so the page stays self-contained
+REPORT_ASSETS := src/render/report.css src/render/report_guard.js src/render/report.js
+$(BUILD)/render/report_assets.h: scripts/embed.sh $(REPORT_ASSETS)
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)scripts/embed.sh asset $(REPORT_ASSETS) > $@
+$(BUILD)/src/render/report_html.o $(BUILD)/fuzz/obj/src/render/report_html.o: $(BUILD)/render/report_assets.h
+
 # made anew each time: `ar r` into the old archive would keep the object of
 # a source file that was since removed or renamed
 $(BUILD)/libdbtrace.a: $(LIB_OBJS)
@@ -206,6 +215,26 @@ $(BUILD)/tests/tools/bpf_floor: tests/tools/bpf_floor.c $(BUILD)/floor.skel.h
 	$(call msg,TOOL,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $< -o $@ -lbpf -lelf -lz
+
+# The outputs of seeded pseudo-random ticks, byte for byte (capture,
+# exposition, text tables, report, diff): run before and after a
+# restructuring and compare (tests/tools/replay.c). Links the pure library.
+$(BUILD)/tests/tools/replay: tests/tools/replay.c $(BUILD)/libdbtrace.a
+	$(call msg,TOOL,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -DFIXTURES='"$(CURDIR)/tests/fixtures"' $< $(BUILD)/libdbtrace.a -o $@ $(LIB_LDLIBS)
+
+# The generated blocks of the docs (the field tables of
+# docs/capture-schema.md from the tables of figures, src/figures/, and the
+# table of docs/metrics.md from render/prom_families.c): `make docs`
+# after changing one; test_figures_doc fails until then.
+DOCS_GENERATED := docs/capture-schema.md docs/diff.md docs/metrics.md
+$(BUILD)/gen_docs: scripts/gen_docs.c $(BUILD)/libdbtrace.a
+	$(call msg,GEN,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(BUILD)/libdbtrace.a -o $@ $(LIB_LDLIBS)
+
+docs: $(BUILD)/gen_docs
+	$(Q)$(BUILD)/gen_docs $(DOCS_GENERATED)
 
 # What the running kernel lets load and attach (fentry, tp_btf, kprobe,
 # ...): the integration tests derive the attach path they expect from it.

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-LAYERS=(main cmd render metrics capture session cli collect findings model sysinfo core dbtrace)
+LAYERS=(main cmd render metrics capture session cli collect findings figures model sysinfo core dbtrace)
 
 rank() {
 	local i

@@ -1,4 +1,5 @@
 #include "capture/capture_diff.h"
+#include "figures/figures.h"
 #include "core/vec.h"
 #include "model/net_loss.h"
 #include "model/softirq_vec.h"
@@ -9,17 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum better { LOWER, HIGHER, NEUTRAL };
-
-/* How a metric is judged: which way is better, and the change that is
- * still noise (absolute, and relative to the larger value). */
-struct spec {
-	const char *metric;
-	enum better better;
-	double abs_floor, rel_floor;
-};
-
-static const struct spec softirq_spec = { NULL, LOWER, 0.5, 0.10 };
 
 /* A row key and the two things it stands for (either may be NULL). */
 struct pair {
@@ -59,7 +49,10 @@ static struct cdiff_row *new_row(struct capture_diff *d, enum cdiff_section_id i
 	return r;
 }
 
-static enum cdiff_dir judge(const struct spec *sp, double a, double b)
+/* How a change is judged (figures/figure.h): which way is better, and
+ * the change that is still noise (absolute, and relative to the larger
+ * value). */
+static enum cdiff_dir judge(const struct fig_diff *sp, double a, double b)
 {
 	double delta = b - a, big = fmax(fabs(a), fabs(b));
 
@@ -69,14 +62,14 @@ static enum cdiff_dir judge(const struct spec *sp, double a, double b)
 		return CDIFF_GONE;
 	if (fabs(delta) <= sp->abs_floor || fabs(delta) <= sp->rel_floor * big)
 		return CDIFF_SAME;
-	if (sp->better == NEUTRAL)
+	if (sp->better == FIG_NEUTRAL)
 		return delta > 0 ? CDIFF_UP : CDIFF_DOWN;
-	return (delta < 0) == (sp->better == LOWER) ? CDIFF_BETTER : CDIFF_WORSE;
+	return (delta < 0) == (sp->better == FIG_LOWER) ? CDIFF_BETTER : CDIFF_WORSE;
 }
 
 /* A numeric row; none when neither capture has a number. */
 static int num_row(struct capture_diff *d, enum cdiff_section_id id, const char *key,
-		   const struct spec *sp, const char *metric, double a, double b)
+		   const struct fig_diff *sp, const char *metric, double a, double b)
 {
 	struct cdiff_row *r;
 
@@ -191,23 +184,23 @@ static void pid_key(const struct capture *c, int pid, char *buf, size_t len, cha
 	const struct sched_summary *s = &c->sched;
 	char comms[64][16];
 
-	for (int i = 0; i < s->n_procs; i++) {
-		if (s->procs[i].pid != pid)
+	for (int i = 0; i < s->n_groups; i++) {
+		if (s->groups[i].pid != pid)
 			continue;
-		memcpy(comm, s->procs[i].comm, 16);
+		memcpy(comm, s->groups[i].comm, 16);
 		if (i < 64) {
 			for (int k = 0; k <= i; k++)
-				memcpy(comms[k], s->procs[k].comm, 16);
+				memcpy(comms[k], s->groups[k].comm, 16);
 			proc_key((const char (*)[16])comms, i, buf, len);
 		} else {
-			snprintf(buf, len, "%s", s->procs[i].comm);
+			snprintf(buf, len, "%s", s->groups[i].comm);
 		}
 		return;
 	}
-	for (int i = 0; i < c->clock.n_procs; i++)
-		if (c->clock.procs[i].pid == pid) {
-			snprintf(buf, len, "%s", c->clock.procs[i].comm);
-			memcpy(comm, c->clock.procs[i].comm, 16);
+	for (int i = 0; i < c->clock.n_groups; i++)
+		if (c->clock.groups[i].pid == pid) {
+			snprintf(buf, len, "%s", c->clock.groups[i].comm);
+			memcpy(comm, c->clock.groups[i].comm, 16);
 			return;
 		}
 	snprintf(buf, len, "pid %d", pid);
@@ -215,6 +208,18 @@ static void pid_key(const struct capture *c, int pid, char *buf, size_t len, cha
 }
 
 /* --- sections ------------------------------------------------------------ */
+
+const struct cdiff_section_def cdiff_sections[CDIFF_SECTIONS] = {
+	[CDIFF_SOFTIRQ] = { "softirq", "softirq share per CPU (% of wall time)", { &fig_cpus } },
+	[CDIFF_CLASSES] = { "classes", "thread classes (process/class)", { &fig_classes, &fig_time } },
+	[CDIFF_PORTS] = { "ports", "service ports (PORT/ROLE)", { &fig_ports, &fig_port_loss } },
+	[CDIFF_DEVICES] = { "devices", "network devices", { &fig_devices, &fig_dev_loss } },
+	[CDIFF_CLOCK] = { "clock", "clock reads (process/class)", { &fig_clock } },
+	[CDIFF_FINDINGS] = { "findings", "findings (subject, id: severity)", { NULL } },
+};
+
+/* The tables of a section, k-th (see cdiff_sections). */
+#define TABLE(id, k) (cdiff_sections[id].tables[k])
 
 static const struct cpu_row *cpu_of(const struct capture *c, int cpu)
 {
@@ -232,11 +237,30 @@ static bool has_sirq(const struct capture *c)
 	return false;
 }
 
-static double sirq(const struct cpu_row *r, int v)
+/* The rows of one key (a class, a port) for the figures of t diff
+ * compares, a and b its rows in the two captures (either NULL: not in
+ * that capture). A figure shown only from a size (a state a class was
+ * hardly in) has no row when neither side reaches it. */
+static int figure_rows(struct capture_diff *d, enum cdiff_section_id id, const char *key,
+		       const struct fig_table *t, const void *a, const void *b)
 {
-	if (!r || !r->have_sirq)
-		return NAN;
-	return v < 0 ? r->softirq_total_pct : r->softirq_pct[v];
+	struct fig_ref refs[64];
+	int n = figure_diff_rows(t, refs, 64), err = 0;
+
+	if (n < 0)
+		return -ENOMEM;
+	for (int i = 0; i < n && i < 64 && !err; i++) {
+		const struct fig_ref *r = &refs[i];
+		double x = a ? figure_value(r->f, a, r->key) : NAN, y = b ? figure_value(r->f, b, r->key) : NAN;
+		char metric[32];
+
+		if (r->diff->shown_from > 0 && !(x >= r->diff->shown_from) && !(y >= r->diff->shown_from))
+			continue;
+		snprintf(metric, sizeof(metric), r->diff->metric ? r->diff->metric : r->f->name,
+			 r->f->keys ? r->f->keys->name(r->key) : "");
+		err = num_row(d, id, key, r->diff, metric, x, y);
+	}
+	return err;
 }
 
 static int softirq_section(struct capture_diff *d, const struct capture *a, const struct capture *b)
@@ -249,123 +273,33 @@ static int softirq_section(struct capture_diff *d, const struct capture *a, cons
 		max_cpu = b->cpus[i].cpu > max_cpu ? b->cpus[i].cpu : max_cpu;
 	for (int cpu = 0; cpu <= max_cpu && !err; cpu++) {
 		const struct cpu_row *ra = cpu_of(a, cpu), *rb = cpu_of(b, cpu);
-		char key[16], metric[32];
-		double ha, hb;
+		char key[16];
 
 		if (!ra && !rb)
 			continue;
 		snprintf(key, sizeof(key), "cpu%d", cpu);
-		err = num_row(d, CDIFF_SOFTIRQ, key, &softirq_spec, "total_pct", sirq(ra, -1), sirq(rb, -1));
-		/* the vectors that take a visible share on either side */
-		for (int v = 0; v < DBT_SOFTIRQ_VECS && !err; v++) {
-			double x = sirq(ra, v), y = sirq(rb, v);
-
-			if (!(fmax(isnan(x) ? 0 : x, isnan(y) ? 0 : y) >= softirq_spec.abs_floor))
-				continue;
-			snprintf(metric, sizeof(metric), "%s_pct", softirq_vec_key(v));
-			err = num_row(d, CDIFF_SOFTIRQ, key, &softirq_spec, metric, x, y);
-		}
-		ha = ra ? ra->hardirq_pct : NAN;
-		hb = rb ? rb->hardirq_pct : NAN;
-		if (!err && fmax(isnan(ha) ? 0 : ha, isnan(hb) ? 0 : hb) >= softirq_spec.abs_floor)
-			err = num_row(d, CDIFF_SOFTIRQ, key, &softirq_spec, "hardirq_pct", ha, hb);
-	}
-	return err;
-}
-
-static const struct spec class_specs[] = {
-	{ "threads", NEUTRAL, 0, 0 },
-	{ "oncpu_pct", NEUTRAL, 2, 0.10 },
-	{ "csw_voluntary_per_s", NEUTRAL, 10, 0.20 },
-	{ "csw_involuntary_per_s", LOWER, 10, 0.20 },
-	{ "runq_p50_us", LOWER, 5, 0.25 },
-	{ "runq_p99_us", LOWER, 20, 0.25 },
-	{ "runnable_avg", NEUTRAL, 0.1, 0.10 },
-	{ "softirq_lost_pct", LOWER, 0.5, 0.10 },
-};
-
-static double class_value(const struct sched_class_stats *c, int k)
-{
-	if (!c)
-		return NAN;
-	switch (k) {
-	case 0: return c->threads;
-	case 1: return c->oncpu_pct;
-	case 2: return c->vol_per_s;
-	case 3: return c->invol_per_s;
-	case 4: return c->runq_p50_us;
-	case 5: return c->runq_p99_us;
-	case 6: return c->runnable_avg;
-	default: return c->softirq_lost_pct;
-	}
-}
-
-/* The wall-time budget: each state's share, "time_<state>_pct" (and the
- * blocked sum); moves of a few points are noise. Neutral: a class that
- * blocks less may just have less to wait for. */
-static const struct spec time_spec = { NULL, NEUTRAL, 3, 0.10 };
-
-/* Past the states: the blocked sum, then oncpu's user and system parts
- * (NAN where the split is unknown). */
-enum { TIME_BLOCKED = CT_STATES, TIME_ONCPU_USER, TIME_ONCPU_SYSTEM, TIME_ROWS };
-
-static double time_value(const struct sched_class_stats *c, int s)
-{
-	if (!c || !c->time.thread_ns)
-		return NAN;
-	switch (s) {
-	case TIME_BLOCKED: return c->time.blocked_pct;
-	case TIME_ONCPU_USER: return c->time.oncpu_user_pct;
-	case TIME_ONCPU_SYSTEM: return c->time.oncpu_sys_pct;
-	default: return c->time.pct[s];
-	}
-}
-
-static const char *time_metric(int s)
-{
-	switch (s) {
-	case TIME_BLOCKED: return "blocked";
-	case TIME_ONCPU_USER: return "oncpu_user";
-	case TIME_ONCPU_SYSTEM: return "oncpu_system";
-	default: return class_state_name(s);
-	}
-}
-
-static int time_rows(struct capture_diff *d, const struct pair *p)
-{
-	int err = 0;
-
-	for (int s = 0; s < TIME_ROWS && !err; s++) {
-		char metric[32];
-
-		double a = time_value(p->a, s), b = time_value(p->b, s);
-
-		/* a state the class was never in, before or after: no row */
-		if (!(a >= 0.5) && !(b >= 0.5))
-			continue;
-		snprintf(metric, sizeof(metric), "time_%s_pct", time_metric(s));
-		err = num_row(d, CDIFF_CLASSES, p->key, &time_spec, metric, a, b);
+		err = figure_rows(d, CDIFF_SOFTIRQ, key, TABLE(CDIFF_SOFTIRQ, 0), ra, rb);
 	}
 	return err;
 }
 
 static int class_pairs(struct pairs *ps, const struct sched_summary *s, bool after)
 {
-	char (*comms)[16] = calloc((size_t)s->n_procs + 1, 16);
+	char (*comms)[16] = calloc((size_t)s->n_groups + 1, 16);
 	int err = 0;
 
 	if (!comms)
 		return -ENOMEM;
-	for (int i = 0; i < s->n_procs; i++)
-		memcpy(comms[i], s->procs[i].comm, 16);
-	for (int i = 0; i < s->n_procs && !err; i++) {
+	for (int i = 0; i < s->n_groups; i++)
+		memcpy(comms[i], s->groups[i].comm, 16);
+	for (int i = 0; i < s->n_groups && !err; i++) {
 		char pk[48], key[96];
 
 		proc_key((const char (*)[16])comms, i, pk, sizeof(pk));
-		for (int k = 0; k < s->procs[i].n_classes && !err; k++) {
-			const struct sched_class_stats *c = &s->procs[i].classes[k];
+		for (int k = 0; k < s->groups[i].n_classes && !err; k++) {
+			const struct sched_class_stats *c = &s->groups[i].classes[k];
 
-			class_key(pk, s->procs[i].comm, c->name, key, sizeof(key));
+			class_key(pk, s->groups[i].comm, c->name, key, sizeof(key));
 			err = pairs_add(ps, key, c, after, isnan(c->oncpu_pct) ? 0 : c->oncpu_pct);
 		}
 	}
@@ -383,90 +317,25 @@ static int classes_section(struct capture_diff *d, const struct capture *a, cons
 		err = class_pairs(&ps, &b->sched, true);
 	pairs_top(&ps, top_n);
 	for (int i = 0; i < ps.n && !err; i++) {
-		for (size_t k = 0; k < sizeof(class_specs) / sizeof(class_specs[0]) && !err; k++)
-			err = num_row(d, CDIFF_CLASSES, ps.p[i].key, &class_specs[k], NULL,
-				      class_value(ps.p[i].a, (int)k), class_value(ps.p[i].b, (int)k));
-		if (!err)
-			err = time_rows(d, &ps.p[i]);
+		/* both tables' rows are the class's */
+		for (int k = 0; k < 2 && !err; k++)
+			err = figure_rows(d, CDIFF_CLASSES, ps.p[i].key, TABLE(CDIFF_CLASSES, k), ps.p[i].a,
+					  ps.p[i].b);
 	}
 	free(ps.p);
 	return err;
 }
 
-static const struct spec port_specs[] = {
-	{ "requests_per_s", HIGHER, 1, 0.05 },
-	{ "response_p50_us", LOWER, 5, 0.25 },
-	{ "response_p99_us", LOWER, 5, 0.25 },
-	{ "rxq_p50_us", LOWER, 5, 0.25 },
-	{ "rxq_p99_us", LOWER, 5, 0.25 },
-};
-
-static double port_value(const struct net_port_stats *p, int k)
+/* The loss family's row beside a port or device row of a capture (NULL
+ * when that capture has none). */
+static const struct net_port_loss *port_loss_of(const struct net_interval *ni, const struct net_port_stats *p)
 {
-	if (!p)
-		return NAN;
-	switch (k) {
-	case 0: return p->requests_per_s;
-	case 1: return p->resp_p50_us;
-	case 2: return p->resp_p99_us;
-	case 3: return p->rxq_p50_us;
-	default: return p->rxq_p99_us;
-	}
+	return p && ni->port_loss ? &ni->port_loss[p - ni->ports] : NULL;
 }
 
-static const struct spec dev_specs[] = {
-	{ "tx_mbps", NEUTRAL, 0.1, 0.05 },
-	{ "rx_mbps", NEUTRAL, 0.1, 0.05 },
-	{ "tx_pps", NEUTRAL, 10, 0.05 },
-	{ "rx_pps", NEUTRAL, 10, 0.05 },
-	{ "util_pct", NEUTRAL, 1, 0.05 },
-	{ "txq_p50_us", LOWER, 5, 0.25 },
-	{ "txq_p99_us", LOWER, 5, 0.25 },
-};
-
-static double dev_value(const struct net_dev_stats *v, int k)
+static const struct net_dev_loss *dev_loss_of(const struct net_interval *ni, const struct net_dev_stats *v)
 {
-	if (!v)
-		return NAN;
-	switch (k) {
-	case 0: return v->tx_mbps;
-	case 1: return v->rx_mbps;
-	case 2: return v->tx_pps;
-	case 3: return v->rx_pps;
-	case 4: return v->util_pct;
-	case 5: return v->txq_p50_us;
-	default: return v->txq_p99_us;
-	}
-}
-
-/* The loss family's numbers beside a port or device row of a capture
- * (NAN when that capture has none). */
-static const struct spec port_loss_specs[] = {
-	{ "retransmits_per_s", LOWER, 1, 0.25 },
-	{ "rto_per_s", LOWER, 0.2, 0.25 },
-	{ "rto_wait_pct", LOWER, 0.05, 0.25 },
-	{ "drops_per_s", LOWER, 1, 0.25 },
-};
-static const struct spec dev_drops_spec = { "drops_per_s", LOWER, 1, 0.25 };
-
-static double port_loss_value(const struct net_interval *ni, const struct net_port_stats *p, int k)
-{
-	const struct net_port_loss *l;
-
-	if (!p || !ni->port_loss)
-		return NAN;
-	l = &ni->port_loss[p - ni->ports];
-	switch (k) {
-	case 0: return l->retrans_per_s;
-	case 1: return l->rto_per_s;
-	case 2: return l->stall_pct;
-	default: return l->drops_per_s;
-	}
-}
-
-static double dev_drops(const struct net_interval *ni, const struct net_dev_stats *v)
-{
-	return v && ni->dev_loss ? ni->dev_loss[v - ni->devs].drops_per_s : NAN;
+	return v && ni->dev_loss ? &ni->dev_loss[v - ni->devs] : NULL;
 }
 
 static double zero_nan(double v)
@@ -516,23 +385,20 @@ static int net_sections(struct capture_diff *d, const struct capture *a, const s
 	while (devs.n && devs.p[devs.n - 1].rank <= 0)
 		devs.n--;
 	for (int i = 0; i < ports.n && !err; i++)
-		for (size_t k = 0; k < sizeof(port_specs) / sizeof(port_specs[0]) && !err; k++)
-			err = num_row(d, CDIFF_PORTS, ports.p[i].key, &port_specs[k], NULL,
-				      port_value(ports.p[i].a, (int)k), port_value(ports.p[i].b, (int)k));
+		err = figure_rows(d, CDIFF_PORTS, ports.p[i].key, TABLE(CDIFF_PORTS, 0), ports.p[i].a, ports.p[i].b);
 	for (int i = 0; i < ports.n && !err; i++)
-		for (size_t k = 0; k < sizeof(port_loss_specs) / sizeof(port_loss_specs[0]) && !err; k++)
-			err = num_row(d, CDIFF_PORTS, ports.p[i].key, &port_loss_specs[k], NULL,
-				      port_loss_value(&a->net, ports.p[i].a, (int)k),
-				      port_loss_value(&b->net, ports.p[i].b, (int)k));
+		err = figure_rows(d, CDIFF_PORTS, ports.p[i].key, TABLE(CDIFF_PORTS, 1),
+				  port_loss_of(&a->net, ports.p[i].a),
+				  port_loss_of(&b->net, ports.p[i].b));
 	for (int i = 0; i < devs.n && !err; i++) {
 		const struct net_dev_stats *x = devs.p[i].a, *y = devs.p[i].b;
 
-		for (size_t k = 0; k < sizeof(dev_specs) / sizeof(dev_specs[0]) && !err; k++)
-			err = num_row(d, CDIFF_DEVICES, devs.p[i].key, &dev_specs[k], NULL,
-				      dev_value(x, (int)k), dev_value(y, (int)k));
+		err = figure_rows(d, CDIFF_DEVICES, devs.p[i].key, TABLE(CDIFF_DEVICES, 0), x, y);
 		if (!err)
-			err = num_row(d, CDIFF_DEVICES, devs.p[i].key, &dev_drops_spec, NULL, dev_drops(&a->net, x),
-				      dev_drops(&b->net, y));
+			err = figure_rows(d, CDIFF_DEVICES, devs.p[i].key, TABLE(CDIFF_DEVICES, 1),
+					  dev_loss_of(&a->net, x),
+					  dev_loss_of(&b->net, y));
+		/* the one text a diff compares: a qdisc added or changed */
 		if (!err)
 			err = text_row(d, CDIFF_DEVICES, devs.p[i].key, "qdisc",
 				       x && x->qdisc_text[0] ? x->qdisc_text : x ? "unknown" : NULL,
@@ -543,40 +409,27 @@ static int net_sections(struct capture_diff *d, const struct capture *a, const s
 	return err;
 }
 
-static const struct spec clock_specs[] = {
-	{ "vdso_pct", LOWER, 1, 0.10 },
-	{ "clock_sys_pct", LOWER, 1, 0.10 },
-	{ "clock_syscalls_per_s", LOWER, 10, 0.10 },
-};
-
-static double clock_value(const struct clock_stats *c, int k)
-{
-	if (!c)
-		return NAN;
-	return k == 0 ? c->vdso_pct : k == 1 ? c->sys_pct : c->reads_per_s;
-}
-
 static int clock_pairs(struct pairs *ps, const struct clock_interval *ci, bool after)
 {
-	char (*comms)[16] = calloc((size_t)ci->n_procs + 1, 16);
+	char (*comms)[16] = calloc((size_t)ci->n_groups + 1, 16);
 	int err = 0;
 
 	if (!comms)
 		return -ENOMEM;
-	for (int i = 0; i < ci->n_procs; i++)
-		memcpy(comms[i], ci->procs[i].comm, 16);
-	for (int i = 0; i < ci->n_procs && !err; i++) {
+	for (int i = 0; i < ci->n_groups; i++)
+		memcpy(comms[i], ci->groups[i].comm, 16);
+	for (int i = 0; i < ci->n_groups && !err; i++) {
 		char pk[48], key[96];
 
 		proc_key((const char (*)[16])comms, i, pk, sizeof(pk));
-		for (int k = 0; k < ci->procs[i].n_classes && !err; k++) {
-			const struct clock_stats *c = &ci->procs[i].classes[k];
+		for (int k = 0; k < ci->groups[i].n_classes && !err; k++) {
+			const struct clock_stats *c = &ci->groups[i].classes[k];
 			double clock_time = zero_nan(c->vdso_pct) + zero_nan(c->sys_pct);
 
 			/* only the classes that read the clock at all */
 			if (clock_time <= 0 && zero_nan(c->reads_per_s) <= 0)
 				continue;
-			class_key(pk, ci->procs[i].comm, c->name, key, sizeof(key));
+			class_key(pk, ci->groups[i].comm, c->name, key, sizeof(key));
 			err = pairs_add(ps, key, c, after,
 					clock_time * (double)c->samples + zero_nan(c->reads_per_s));
 		}
@@ -595,9 +448,7 @@ static int clock_section(struct capture_diff *d, const struct capture *a, const 
 		err = clock_pairs(&ps, &b->clock, true);
 	pairs_top(&ps, top_n);
 	for (int i = 0; i < ps.n && !err; i++)
-		for (size_t k = 0; k < sizeof(clock_specs) / sizeof(clock_specs[0]) && !err; k++)
-			err = num_row(d, CDIFF_CLOCK, ps.p[i].key, &clock_specs[k], NULL,
-				      clock_value(ps.p[i].a, (int)k), clock_value(ps.p[i].b, (int)k));
+		err = figure_rows(d, CDIFF_CLOCK, ps.p[i].key, TABLE(CDIFF_CLOCK, 0), ps.p[i].a, ps.p[i].b);
 	free(ps.p);
 	return err;
 }
@@ -670,23 +521,13 @@ static int findings_section(struct capture_diff *d, const struct capture *a, con
 int capture_diff_compute(const struct capture *a, const struct capture *b,
 			 const struct cdiff_opts *opts, struct capture_diff *d)
 {
-	static const struct {
-		const char *name, *title;
-	} names[CDIFF_SECTIONS] = {
-		[CDIFF_SOFTIRQ] = { "softirq", "softirq share per CPU (% of wall time)" },
-		[CDIFF_CLASSES] = { "classes", "thread classes (process/class)" },
-		[CDIFF_PORTS] = { "ports", "service ports (PORT/ROLE)" },
-		[CDIFF_DEVICES] = { "devices", "network devices" },
-		[CDIFF_CLOCK] = { "clock", "clock reads (process/class)" },
-		[CDIFF_FINDINGS] = { "findings", "findings (subject, id: severity)" },
-	};
 	int top_n = opts && opts->top_n > 0 ? opts->top_n : 20;
 	int err;
 
 	memset(d, 0, sizeof(*d));
 	for (int i = 0; i < CDIFF_SECTIONS; i++) {
-		d->sec[i].name = names[i].name;
-		d->sec[i].title = names[i].title;
+		d->sec[i].name = cdiff_sections[i].name;
+		d->sec[i].title = cdiff_sections[i].title;
 	}
 	d->sec[CDIFF_SOFTIRQ].in_before = has_sirq(a);
 	d->sec[CDIFF_SOFTIRQ].in_after = has_sirq(b);

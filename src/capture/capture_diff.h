@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include "capture/capture_read.h"
+#include "figures/figure.h"
 
 enum cdiff_dir {
 	CDIFF_SAME,
@@ -46,6 +47,17 @@ struct cdiff_row {
 	char note[200];                /* a finding's title */
 	enum cdiff_dir dir;
 };
+
+/* What a section is: its name, its title and the tables of figures
+ * whose diff rows (figures/figure.h: struct fig_diff) it compares, in
+ * that order; docs/diff.md's table of metrics is made from them. */
+struct cdiff_section_def {
+	const char *name;              /* "softirq", "classes", ... (JSON keys) */
+	const char *title;             /* for a person */
+	const struct fig_table *tables[2];   /* NULL: none (findings: severities) */
+};
+
+extern const struct cdiff_section_def cdiff_sections[CDIFF_SECTIONS];
 
 struct cdiff_section {
 	const char *name;              /* "softirq", "classes", ... (JSON keys) */

@@ -4,13 +4,16 @@
  * instead of becoming one tree of the whole document. */
 #define _GNU_SOURCE
 #include "capture/capture_read.h"
-#include "capture/capture_time.h"
+#include "capture/capture_clock.h"
+#include "capture/capture_cpus.h"
+#include "capture/capture_findings.h"
+#include "capture/capture_json.h"
+#include "capture/capture_meta.h"
+#include "capture/capture_net.h"
 #include "capture/capture_loss.h"
+#include "capture/capture_sched.h"
 #include "capture/capture_write.h"
 #include "core/vec.h"
-#include "model/hist.h"
-#include "sysinfo/cpuset.h"
-#include "model/softirq_vec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -53,129 +56,7 @@ static int fail(struct reader *r, int e, const char *fmt, ...)
 	return e;
 }
 
-/* --- member access ------------------------------------------------------ */
-
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
-static bool is_number(json_object *v)
-{
-	return v && (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int));
-}
-
-static double jnum(json_object *o, const char *key)
-{
-	json_object *v = member(o, key);
-
-	return is_number(v) ? json_object_get_double(v) : NAN;
-}
-
-static int64_t jint(json_object *o, const char *key, int64_t dflt)
-{
-	json_object *v = member(o, key);
-
-	return is_number(v) ? json_object_get_int64(v) : dflt;
-}
-
-static uint64_t jcount(json_object *o, const char *key)
-{
-	int64_t v = jint(o, key, 0);
-
-	return v > 0 ? (uint64_t)v : 0;
-}
-
-static const char *jstr(json_object *o, const char *key)
-{
-	json_object *v = member(o, key);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
-static void jcopy(char *dst, size_t len, json_object *o, const char *key)
-{
-	const char *s = jstr(o, key);
-
-	snprintf(dst, len, "%s", s ? s : "");
-}
-
-static json_object *jarray(json_object *o, const char *key)
-{
-	json_object *v = member(o, key);
-
-	return v && json_object_is_type(v, json_type_array) ? v : NULL;
-}
-
-/* A histogram in either form: schema /2's sparse fine buckets
- * ({"unit":"ns","buckets":[[lower_ns, count], ...]}, *timed from its
- * "timed"), or /1's log2 µs slots (an array, spread over the fine buckets
- * by hist_from_log2_us(); timed unknown: 0). */
-static void jhist(json_object *o, const char *key, __u64 *b, uint64_t *timed)
-{
-	json_object *v = member(o, key), *a;
-	__u64 old[64] = { 0 };
-	size_t n;
-
-	*timed = 0;
-	if (v && json_object_is_type(v, json_type_array)) {
-		n = json_object_array_length(v);
-		for (size_t i = 0; i < n && i < 64; i++) {
-			int64_t c = json_object_get_int64(json_object_array_get_idx(v, i));
-
-			old[i] = c > 0 ? (__u64)c : 0;
-		}
-		hist_from_log2_us(old, (int)(n < 64 ? n : 64), b);
-		return;
-	}
-	*timed = jcount(v, "timed");
-	a = jarray(v, "buckets");
-	n = a ? json_object_array_length(a) : 0;
-	for (size_t i = 0; i < n; i++) {
-		json_object *pair = json_object_array_get_idx(a, i);
-		int64_t lo, c;
-
-		if (!pair || !json_object_is_type(pair, json_type_array) || json_object_array_length(pair) < 2)
-			continue;
-		lo = json_object_get_int64(json_object_array_get_idx(pair, 0));
-		c = json_object_get_int64(json_object_array_get_idx(pair, 1));
-		if (lo >= 0 && c > 0)
-			b[dbt_hist_bucket((uint64_t)lo)] += (__u64)c;
-	}
-}
-
 /* --- sections ------------------------------------------------------------ */
-
-static void read_cpu_row(json_object *o, struct cpu_row *r)
-{
-	json_object *pct = member(o, "softirq_pct"), *raises = member(o, "softirq_raises");
-	json_object *entries = member(o, "softirq_entries"), *wait = member(o, "softirq_wait_p99_us");
-
-	memset(r, 0, sizeof(*r));
-	r->cpu = (int)jint(o, "cpu", -1);
-	r->valid = true;
-	r->usr_pct = jnum(o, "usr_pct");
-	r->sys_pct = jnum(o, "sys_pct");
-	r->iowait_pct = jnum(o, "iowait_pct");
-	r->idle_pct = jnum(o, "idle_pct");
-	r->steal_pct = jnum(o, "steal_pct");
-	r->hardirq_pct = jnum(o, "hardirq_pct");
-	r->softirq_total_pct = jnum(pct, "total");
-	r->have_sirq = isfinite(r->softirq_total_pct);
-	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++) {
-		const char *k = softirq_vec_key(v);
-
-		r->softirq_pct[v] = jnum(pct, k);
-		r->raises[v] = jcount(raises, k);
-		r->entries[v] = jcount(entries, k);
-		r->wait_p99_us[v] = jnum(wait, k);
-	}
-}
 
 static int read_cpus(json_object *a, struct capture *cap)
 {
@@ -187,396 +68,30 @@ static int read_cpus(json_object *a, struct capture *cap)
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(a, i);
 
-		read_cpu_row(o, &cap->cpus[cap->n_cpus++]);
+		capture_cpus_read_row(o, &cap->cpus[cap->n_cpus++]);
 		if (capture_loss_read_cpu(o, &cap->loss))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-static int add_interval_classes(struct capture_ival *iv, json_object *procs);
-
 static int add_interval(struct capture *cap, size_t *cap_len, json_object *o)
 {
-	json_object *a = jarray(o, "cpus");
-	size_t n = a ? json_object_array_length(a) : 0;
-	struct capture_ival *iv;
+	json_object *a = capture_jarray(o, "cpus");
+	struct capture_interval *iv;
 	int err = VEC_RESERVE(cap->intervals, *cap_len, (size_t)cap->n_intervals + 1);
 
 	if (err)
 		return err;
 	iv = &cap->intervals[cap->n_intervals];
 	memset(iv, 0, sizeof(*iv));
-	iv->t = jnum(o, "t");
-	iv->dt = jnum(o, "dt");
-	iv->cpus = calloc(n ? n : 1, sizeof(*iv->cpus));
-	if (!iv->cpus)
-		return -ENOMEM;
+	iv->t = capture_jnum(o, "t");
+	iv->dt = capture_jnum(o, "dt");
+	err = capture_cpus_read_interval(a, iv);
+	if (err)
+		return err;
 	cap->n_intervals++;
-	for (size_t i = 0; i < n; i++) {
-		json_object *c = json_object_array_get_idx(a, i), *pct = member(c, "softirq_pct");
-		struct capture_ival_cpu *ic = &iv->cpus[iv->n_cpus++];
-
-		ic->cpu = (int)jint(c, "cpu", -1);
-		for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
-			ic->softirq_pct[v] = (float)jnum(pct, softirq_vec_key(v));
-		ic->softirq_total_pct = (float)jnum(pct, "total");
-	}
-	return add_interval_classes(iv, jarray(o, "processes"));
-}
-
-/* The classes of an interval's processes that carry a wall-time budget. */
-static int add_interval_classes(struct capture_ival *iv, json_object *procs)
-{
-	size_t n = 0, np = procs ? json_object_array_length(procs) : 0;
-
-	for (size_t i = 0; i < np; i++) {
-		json_object *cls = jarray(json_object_array_get_idx(procs, i), "classes");
-
-		n += cls ? json_object_array_length(cls) : 0;
-	}
-	iv->classes = calloc(n ? n : 1, sizeof(*iv->classes));
-	if (!iv->classes)
-		return -ENOMEM;
-	for (size_t i = 0; i < np; i++) {
-		json_object *p = json_object_array_get_idx(procs, i), *cls = jarray(p, "classes");
-
-		for (size_t k = 0; cls && k < json_object_array_length(cls); k++) {
-			json_object *c = json_object_array_get_idx(cls, k);
-			struct capture_ival_class *ic = &iv->classes[iv->n_classes];
-
-			if (!capture_time_read_shares(c, ic->pct))
-				continue;
-			ic->pid = (int)jint(p, "pid", 0);
-			jcopy(ic->name, sizeof(ic->name), c, "name");
-			iv->n_classes++;
-		}
-	}
-	return 0;
-}
-
-static void read_class(json_object *o, struct sched_class_stats *c)
-{
-	struct dbt_cpuset set;
-	const char *ran = jstr(o, "cpus_ran_on");
-
-	memset(c, 0, sizeof(*c));
-	c->map_class = -1;
-	jcopy(c->name, sizeof(c->name), o, "name");
-	c->threads = (int)jint(o, "threads", 0);
-	c->oncpu_pct = jnum(o, "oncpu_pct");
-	c->vol_per_s = jnum(o, "csw_voluntary_per_s");
-	c->invol_per_s = jnum(o, "csw_involuntary_per_s");
-	c->runq_p50_us = jnum(o, "runq_p50_us");
-	c->runq_p99_us = jnum(o, "runq_p99_us");
-	c->runq_max_us = jnum(o, "runq_max_us");
-	c->migrations_per_s = jnum(o, "migrations_per_s");
-	c->runnable_avg = jnum(o, "runnable_avg");
-	c->softirq_lost_pct = jnum(o, "softirq_lost_pct");
-	c->net_softirq_lost_pct = jnum(o, "net_softirq_lost_pct");
-	capture_time_read(o, &c->time);
-	if (ran) {
-		char list[256];
-		char *plus;
-
-		snprintf(list, sizeof(list), "%s", ran);
-		plus = strchr(list, '+');
-		if (plus) {
-			c->cpus_beyond = true;
-			*plus = 0;
-			if (plus > list && plus[-1] == ',')
-				plus[-1] = 0;
-		}
-		if (!dbt_cpuset_parse_list(&set, list))
-			for (int w = 0; w < DBT_SCHED_CPU_WORDS; w++)
-				c->cpus[w] = set.bits[w];
-	}
-}
-
-static int read_processes(json_object *a, struct sched_summary *s, double seconds)
-{
-	size_t n = json_object_array_length(a);
-
-	s->procs = calloc(n ? n : 1, sizeof(*s->procs));
-	if (!s->procs)
-		return -ENOMEM;
-	s->cap = n;
-	s->seconds = seconds;
-	for (size_t i = 0; i < n; i++) {
-		json_object *o = json_object_array_get_idx(a, i), *cls = jarray(o, "classes");
-		struct sched_proc_stats *p = &s->procs[s->n_procs++];
-		size_t nc = cls ? json_object_array_length(cls) : 0;
-
-		p->pid = (int)jint(o, "pid", 0);
-		p->n_procs = (int)jint(o, "procs", 0);   /* older captures: unknown */
-		p->map_group = -1;
-		jcopy(p->comm, sizeof(p->comm), o, "comm");
-		jcopy(p->cpus_allowed, sizeof(p->cpus_allowed), o, "cpus_allowed");
-		read_class(o, &p->total);
-		snprintf(p->total.name, sizeof(p->total.name), "%s", p->comm);
-		p->classes = calloc(nc ? nc : 1, sizeof(*p->classes));
-		if (!p->classes)
-			return -ENOMEM;
-		for (size_t k = 0; k < nc; k++)
-			read_class(json_object_array_get_idx(cls, k), &p->classes[p->n_classes++]);
-	}
-	return 0;
-}
-
-/* The slot a vDSO function name gets in the capture's own table. */
-static int fn_slot(struct clock_fn_table *t, const char *name)
-{
-	if (!name || !strcmp(name, "other"))
-		return 0;
-	for (int i = 1; i < DBT_CLOCK_FN_SLOTS; i++) {
-		if (!strcmp(t->name[i], name))
-			return i;
-		if (!t->name[i][0]) {
-			snprintf(t->name[i], sizeof(t->name[i]), "%s", name);
-			return i;
-		}
-	}
-	return 0;
-}
-
-static void read_clock_stats(json_object *o, struct clock_stats *s, struct clock_fn_table *fns)
-{
-	const char *top = jstr(o, "vdso_top_function");
-
-	memset(s, 0, sizeof(*s));
-	s->map_class = -1;
-	jcopy(s->name, sizeof(s->name), o, "name");
-	s->threads = (int)jint(o, "threads", 0);
-	s->samples = jcount(o, "samples");
-	s->vdso_pct = jnum(o, "vdso_pct");
-	s->sys_pct = jnum(o, "clock_sys_pct");
-	s->reads_per_s = jnum(o, "clock_syscalls_per_s");
-	s->top_fn = top ? fn_slot(fns, top) : -1;
-	if (isfinite(s->vdso_pct))
-		s->vdso_samples = (uint64_t)llround(s->vdso_pct * (double)s->samples / 100.0);
-	if (isfinite(s->sys_pct))
-		s->sys_samples = (uint64_t)llround(s->sys_pct * (double)s->samples / 100.0);
-	for (int k = 0; k < DBT_CLOCK_SYS_N; k++)
-		s->per_s[k] = NAN;
-}
-
-/* The capture's syscall_method as one of the writer's own literals (the
- * JSON tree's strings do not outlive the read); NULL when absent (older
- * captures, which always counted) or unknown. */
-static const char *syscall_method(json_object *o)
-{
-	static const char *const known[] = { "fentry", "tracepoint", "raw_syscalls", "sampled" };
-	const char *m = jstr(o, "syscall_method");
-
-	for (size_t i = 0; m && i < sizeof(known) / sizeof(known[0]); i++)
-		if (!strcmp(m, known[i]))
-			return known[i];
-	return NULL;
-}
-
-static int read_clock(json_object *o, struct capture *cap)
-{
-	json_object *a = jarray(o, "processes");
-	size_t n = a ? json_object_array_length(a) : 0;
-	struct clock_interval *ci = &cap->clock;
-
-	cap->clock_hz = (unsigned int)jint(o, "sample_hz", 0);
-	cap->clock_processes_omitted = (int)jint(o, "processes_omitted", 0);
-	ci->dt_s = cap->duration_s;
-	ci->samples = jcount(o, "samples");
-	ci->idle_samples = jcount(o, "idle_samples");
-	ci->update_failed = jcount(o, "lost_samples");
-	ci->evictions = jcount(o, "evicted_threads");
-	ci->syscall_method = syscall_method(o);
-	ci->procs = calloc(n ? n : 1, sizeof(*ci->procs));
-	if (!ci->procs)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		json_object *p = json_object_array_get_idx(a, i), *cls = jarray(p, "classes");
-		json_object *fn = member(p, "vdso_samples"), *sys = member(p, "clock_syscalls");
-		struct clock_proc_stats *ps = &ci->procs[ci->n_procs++];
-		size_t nc = cls ? json_object_array_length(cls) : 0;
-
-		ps->pid = (int)jint(p, "pid", 0);
-		ps->map_group = -1;
-		jcopy(ps->comm, sizeof(ps->comm), p, "comm");
-		read_clock_stats(p, &ps->total, &cap->clock_fns);
-		snprintf(ps->total.name, sizeof(ps->total.name), "%s", ps->comm);
-		if (fn && json_object_is_type(fn, json_type_object)) {
-			json_object_object_foreach(fn, key, val)
-				ps->total.vdso[fn_slot(&cap->clock_fns, key)] += (uint64_t)
-					(json_object_get_int64(val) > 0 ? json_object_get_int64(val) : 0);
-		}
-		for (int k = 0; k < DBT_CLOCK_SYS_N; k++) {
-			ps->total.syscalls[k] = jcount(sys, clock_sys_name(k));
-			if (cap->duration_s > 0 && member(sys, clock_sys_name(k)))
-				ps->total.per_s[k] = (double)ps->total.syscalls[k] / cap->duration_s;
-		}
-		ps->classes = calloc(nc ? nc : 1, sizeof(*ps->classes));
-		if (!ps->classes)
-			return -ENOMEM;
-		for (size_t k = 0; k < nc; k++)
-			read_clock_stats(json_object_array_get_idx(cls, k), &ps->classes[ps->n_classes++],
-					 &cap->clock_fns);
-	}
-	return 0;
-}
-
-static void read_device(json_object *o, struct net_dev_stats *d)
-{
-	const char *ns = jstr(o, "netns");
-
-	memset(d, 0, sizeof(*d));
-	jcopy(d->name, sizeof(d->name), o, "name");
-	d->foreign = ns != NULL;
-	jcopy(d->netns_name, sizeof(d->netns_name), o, "netns");
-	jcopy(d->qdisc_text, sizeof(d->qdisc_text), o, "qdisc");
-	d->speed_mbps = jnum(o, "speed_mbps");
-	d->tx_pps = jnum(o, "tx_pps");
-	d->rx_pps = jnum(o, "rx_pps");
-	d->tx_mbps = jnum(o, "tx_mbps");
-	d->rx_mbps = jnum(o, "rx_mbps");
-	d->util_pct = jnum(o, "util_pct");
-	d->txq_samples = jcount(o, "txq_packets");
-	d->txq_p50_us = jnum(o, "txq_p50_us");
-	d->txq_p99_us = jnum(o, "txq_p99_us");
-	jhist(o, "txq_hist", d->txq_hist, &d->txq_timed);
-}
-
-static void read_port(json_object *o, struct net_port_stats *p)
-{
-	const char *role = jstr(o, "role");
-
-	memset(p, 0, sizeof(*p));
-	p->port = (uint16_t)jint(o, "port", 0);
-	p->role = role && !strcmp(role, net_role_name(DBT_NET_CLIENT)) ? DBT_NET_CLIENT : DBT_NET_SERVER;
-	p->requests = jcount(o, "requests");
-	p->requests_per_s = jnum(o, "requests_per_s");
-	p->resp_p50_us = jnum(o, "response_p50_us");
-	p->resp_p99_us = jnum(o, "response_p99_us");
-	p->reads = jcount(o, "reads");
-	p->reads_per_s = NAN;
-	p->rxq_p50_us = jnum(o, "rxq_p50_us");
-	p->rxq_p99_us = jnum(o, "rxq_p99_us");
-	jhist(o, "response_hist", p->resp_hist, &p->resp_timed);
-	jhist(o, "rxq_hist", p->rxq_hist, &p->rxq_timed);
-}
-
-/* The loss family's fields of the net section, when the capture has them. */
-static int read_net_loss(json_object *o, json_object *devs, json_object *ports, struct capture *cap)
-{
-	struct net_interval *ni = &cap->net;
-	bool any = false;
-	int err;
-
-	ni->port_loss = calloc(ni->n_ports ? (size_t)ni->n_ports : 1, sizeof(*ni->port_loss));
-	ni->dev_loss = calloc(ni->n_devs ? (size_t)ni->n_devs : 1, sizeof(*ni->dev_loss));
-	if (!ni->port_loss || !ni->dev_loss)
-		return -ENOMEM;
-	for (int i = 0; i < ni->n_ports; i++)
-		any |= capture_loss_read_port(json_object_array_get_idx(ports, (size_t)i), &ni->port_loss[i]);
-	for (int i = 0; i < ni->n_devs; i++)
-		capture_loss_read_device(json_object_array_get_idx(devs, (size_t)i), &ni->dev_loss[i]);
-	cap->have_loss = capture_loss_read_net(o, &cap->loss, &err);
-	if (!any && !cap->have_loss) {
-		free(ni->port_loss);
-		free(ni->dev_loss);
-		ni->port_loss = NULL;
-		ni->dev_loss = NULL;
-	}
-	return err;
-}
-
-static int read_net(json_object *o, struct capture *cap)
-{
-	json_object *devs = jarray(o, "devices"), *ports = jarray(o, "ports");
-	size_t nd = devs ? json_object_array_length(devs) : 0;
-	size_t np = ports ? json_object_array_length(ports) : 0;
-	struct net_interval *ni = &cap->net;
-
-	ni->dt_s = cap->duration_s;
-	ni->lost = jcount(o, "lost_samples");
-	cap->devices_omitted = (int)jint(o, "devices_omitted", 0);
-	cap->ports_omitted = (int)jint(o, "ports_omitted", 0);
-	ni->devs = calloc(nd ? nd : 1, sizeof(*ni->devs));
-	ni->ports = calloc(np ? np : 1, sizeof(*ni->ports));
-	if (!ni->devs || !ni->ports)
-		return -ENOMEM;
-	for (size_t i = 0; i < nd; i++) {
-		json_object *d = json_object_array_get_idx(devs, i);
-
-		cap->have_net_hist |= member(d, "txq_hist") != NULL;
-		read_device(d, &ni->devs[ni->n_devs++]);
-	}
-	for (size_t i = 0; i < np; i++) {
-		json_object *p = json_object_array_get_idx(ports, i);
-
-		cap->have_net_hist |= member(p, "response_hist") != NULL;
-		read_port(p, &ni->ports[ni->n_ports++]);
-	}
-	return read_net_loss(o, devs, ports, cap);
-}
-
-static int read_findings(json_object *a, struct finding_list *l)
-{
-	size_t n = json_object_array_length(a);
-
-	for (size_t i = 0; i < n; i++) {
-		json_object *o = json_object_array_get_idx(a, i), *ev = member(o, "evidence");
-		const char *sev = jstr(o, "severity");
-		struct finding f;
-		int err;
-
-		memset(&f, 0, sizeof(f));
-		jcopy(f.id, sizeof(f.id), o, "id");
-		f.severity = sev && !strcmp(sev, "critical") ? SEV_CRITICAL
-			     : sev && !strcmp(sev, "warning") ? SEV_WARNING : SEV_INFO;
-		f.pid = (int)jint(o, "pid", 0);
-		jcopy(f.class_name, sizeof(f.class_name), o, "class");
-		jcopy(f.title, sizeof(f.title), o, "title");
-		jcopy(f.hint, sizeof(f.hint), o, "hint");
-		f.first_interval = (int)jint(o, "first_interval", -1);
-		f.last_interval = (int)jint(o, "last_interval", -1);
-		if (ev && json_object_is_type(ev, json_type_object)) {
-			json_object_object_foreach(ev, key, val) {
-				if (is_number(val))
-					finding_num(&f, key, json_object_get_double(val));
-				else if (!val)
-					finding_num(&f, key, NAN);
-				else
-					finding_text(&f, key, "%s", json_object_is_type(val, json_type_string)
-						     ? json_object_get_string(val) : json_object_to_json_string(val));
-			}
-		}
-		err = findings_merge(l, &f);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-static void read_host(json_object *o, struct host_info *h)
-{
-	jcopy(h->hostname, sizeof(h->hostname), o, "hostname");
-	jcopy(h->kernel, sizeof(h->kernel), o, "kernel");
-	h->cpus = (int)jint(o, "cpus", 0);
-	jcopy(h->clocksource, sizeof(h->clocksource), o, "clocksource");
-	jcopy(h->cmdline, sizeof(h->cmdline), o, "cmdline");
-}
-
-static void read_probes(json_object *o, struct capture *cap)
-{
-	if (!o || !json_object_is_type(o, json_type_object))
-		return;
-	json_object_object_foreach(o, key, val) {
-		struct probe_report *p;
-
-		if (cap->n_probes >= CAPTURE_MAX_FAMILIES)
-			break;
-		p = &cap->probes[cap->n_probes++];
-		snprintf(p->family, sizeof(p->family), "%s", key);
-		jcopy(p->attach, sizeof(p->attach), val, "attach");
-	}
+	return capture_sched_read_interval(capture_jarray(o, "processes"), iv);
 }
 
 /* --- the walk ------------------------------------------------------------ */
@@ -667,7 +182,7 @@ static int member_value(struct reader *r, struct capture *cap, const char *key, 
 	} else if (!strcmp(key, "started_at") && v) {
 		snprintf(cap->started_at, sizeof(cap->started_at), "%s", json_object_get_string(v));
 	} else if (!strcmp(key, "started_at_monotonic_s")) {
-		cap->started_at_monotonic_s = is_number(v) ? json_object_get_double(v) : NAN;
+		cap->started_at_monotonic_s = capture_is_number(v) ? json_object_get_double(v) : NAN;
 	} else if (!strcmp(key, "complete")) {
 		if (!v || !json_object_is_type(v, json_type_boolean))
 			return fail(r, -EINVAL, "\"complete\" is not true or false");
@@ -676,18 +191,18 @@ static int member_value(struct reader *r, struct capture *cap, const char *key, 
 	} else if (!strcmp(key, "stop_reason") && v && json_object_is_type(v, json_type_string)) {
 		snprintf(cap->stop_reason, sizeof(cap->stop_reason), "%s", json_object_get_string(v));
 	} else if (!strcmp(key, "duration_s")) {
-		cap->duration_s = is_number(v) ? json_object_get_double(v) : NAN;
+		cap->duration_s = capture_is_number(v) ? json_object_get_double(v) : NAN;
 	} else if (!strcmp(key, "interval_s")) {
-		cap->interval_s = is_number(v) ? json_object_get_double(v) : NAN;
+		cap->interval_s = capture_is_number(v) ? json_object_get_double(v) : NAN;
 	} else if (!strcmp(key, "host") && is_obj) {
-		read_host(v, &cap->host);
+		capture_meta_read_host(v, &cap->host);
 	} else if (!strcmp(key, "probes")) {
-		read_probes(v, cap);
+		cap->n_probes = capture_meta_read_probes(v, cap->probes, CAPTURE_MAX_FAMILIES);
 	} else if (!strcmp(key, "overhead") && is_obj) {
-		cap->cpu_pct = jnum(v, "cpu_pct");
-		cap->max_rss_kb = (long)jint(v, "max_rss_kb", 0);
-		cap->lost_events = jcount(v, "lost_events");
-		cap->thread_evictions = jcount(v, "thread_evictions");
+		cap->cpu_pct = capture_jnum(v, "cpu_pct");
+		cap->max_rss_kb = (long)capture_jint(v, "max_rss_kb", 0);
+		cap->lost_events = capture_jcount(v, "lost_events");
+		cap->thread_evictions = capture_jcount(v, "thread_evictions");
 	} else if (!strcmp(key, "cpus")) {
 		if (!is_arr)
 			return fail(r, -EINVAL, "\"cpus\" is not an array");
@@ -695,17 +210,19 @@ static int member_value(struct reader *r, struct capture *cap, const char *key, 
 			return read_cpus(v, cap);
 	} else if (!strcmp(key, "processes") && is_arr && !cap->have_sched) {
 		cap->have_sched = true;
-		return read_processes(v, &cap->sched, cap->duration_s);
+		return capture_sched_read(v, &cap->sched, cap->duration_s);
 	} else if (!strcmp(key, "processes_omitted")) {
-		cap->processes_omitted = is_number(v) ? json_object_get_int(v) : 0;
+		cap->processes_omitted = capture_is_number(v) ? json_object_get_int(v) : 0;
 	} else if (!strcmp(key, "clock") && is_obj && !cap->have_clock) {
 		cap->have_clock = true;
-		return read_clock(v, cap);
+		return capture_clock_read(v, cap->duration_s, &cap->clock, &cap->clock_fns, &cap->clock_hz,
+					  &cap->clock_processes_omitted);
 	} else if (!strcmp(key, "net") && is_obj && !cap->have_net) {
 		cap->have_net = true;
-		return read_net(v, cap);
+		return capture_net_read(v, cap->duration_s, &cap->net, &cap->have_net_hist, &cap->devices_omitted,
+					&cap->ports_omitted, &cap->loss, &cap->have_loss);
 	} else if (!strcmp(key, "findings") && is_arr) {
-		return read_findings(v, &cap->findings);
+		return capture_findings_read(v, &cap->findings);
 	}
 	return 0;
 }

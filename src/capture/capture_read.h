@@ -4,7 +4,12 @@
  * never an error; a null number is NAN. The intervals' time series is
  * read one interval at a time and kept compact (per-CPU softirq shares),
  * so an hour-long capture of hundreds of MB reads in bounded memory.
- * With capture_json.c, the only files that include the JSON library. */
+ * capture_read.c walks the document; each section's mapping is in its
+ * own file beside its writer (capture_cpus.c, capture_sched.c,
+ * capture_time.c, capture_clock.c, capture_net.c, capture_loss.c,
+ * capture_findings.c, capture_meta.c), which with capture_json.c are the
+ * only files of the tree that include the JSON library (and the check
+ * report's). */
 #ifndef DBTRACE_CAPTURE_CAPTURE_READ_H
 #define DBTRACE_CAPTURE_CAPTURE_READ_H
 
@@ -17,13 +22,13 @@
 #include "model/cpu_model.h"
 #include "model/loss_model.h"
 #include "model/net_model.h"
-#include "model/sched_model.h"
+#include "model/sched_summary.h"
 #include "sysinfo/host.h"
 
 #define CAPTURE_MAX_FAMILIES 8
 
 /* One CPU in one interval: what the heatmap needs. NAN: not measured. */
-struct capture_ival_cpu {
+struct capture_interval_cpu {
 	int cpu;
 	float softirq_pct[DBT_SOFTIRQ_VECS];
 	float softirq_total_pct;
@@ -31,17 +36,20 @@ struct capture_ival_cpu {
 
 /* One thread class's wall-time budget in one interval: what the
  * report's bars over time need. */
-struct capture_ival_class {
+struct capture_interval_class {
 	int pid;
 	char name[TCLASS_NAME_MAX];
 	float pct[CT_STATES];          /* NAN: not measured */
+	float thread_s;                /* its thread-seconds, what its shares are of */
 };
 
-struct capture_ival {
+/* One interval of a capture as read back: of struct interval, only what
+ * the report draws over time, kept compact. */
+struct capture_interval {
 	double t, dt;
-	struct capture_ival_cpu *cpus;
+	struct capture_interval_cpu *cpus;
 	int n_cpus;
-	struct capture_ival_class *classes;   /* those with a "time" */
+	struct capture_interval_class *classes;   /* those with a "time" */
 	int n_classes;
 };
 
@@ -66,7 +74,7 @@ struct capture {
 	/* whole capture, valid CPUs only; wait_hist and raises are not kept */
 	struct cpu_row *cpus;
 	int n_cpus;
-	struct capture_ival *intervals;
+	struct capture_interval *intervals;
 	int n_intervals;
 	/* sched family: processes with their classes (cpus_allowed filled,
 	 * the class's CPU mask from cpus_ran_on); absent: have_sched false */

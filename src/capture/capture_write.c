@@ -1,10 +1,14 @@
 #define _GNU_SOURCE
 #include "capture/capture_write.h"
+#include "capture/capture_clock.h"
+#include "capture/capture_cpus.h"
+#include "capture/capture_findings.h"
+#include "capture/capture_json.h"
 #include "capture/capture_loss.h"
-#include "capture/capture_hist.h"
-#include "capture/capture_time.h"
+#include "capture/capture_meta.h"
+#include "capture/capture_net.h"
+#include "capture/capture_sched.h"
 #include "core/atomic_file.h"
-#include "model/softirq_vec.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -81,362 +85,6 @@ int capture_open(struct capture_writer **out, const char *path, char *err, size_
 	return 0;
 }
 
-static json_object *num(double v)
-{
-	/* NAN (no sample) is null, not a bogus number */
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
-static json_object *u64(uint64_t v)
-{
-	return json_object_new_int64(v > INT64_MAX ? INT64_MAX : (int64_t)v);
-}
-
-static json_object *cpu_object(const struct cpu_row *r)
-{
-	json_object *o = json_object_new_object();
-	json_object *pct = json_object_new_object(), *raises = json_object_new_object();
-	json_object *entries = json_object_new_object(), *wait = json_object_new_object();
-	json_object *wait_hist = json_object_new_object();
-
-	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++) {
-		const char *k = softirq_vec_key(v);
-
-		json_object_object_add(pct, k, num(r->softirq_pct[v]));
-		json_object_object_add(raises, k, r->have_sirq ? u64(r->raises[v]) : NULL);
-		json_object_object_add(entries, k, r->have_sirq ? u64(r->entries[v]) : NULL);
-		json_object_object_add(wait, k, num(r->wait_p99_us[v]));
-		/* sampled: the waits really timed and their weight beside the
-		 * estimate of all of them */
-		json_object_object_add(wait_hist, k, r->wait_timed[v] ?
-				       capture_hist_object(r->wait_hist[v], r->wait_timed[v], DBT_BUSY_KEEP) : NULL);
-	}
-	json_object_object_add(pct, "total", num(r->softirq_total_pct));
-	json_object_object_add(o, "cpu", json_object_new_int(r->cpu));
-	json_object_object_add(o, "usr_pct", num(r->usr_pct));
-	json_object_object_add(o, "sys_pct", num(r->sys_pct));
-	json_object_object_add(o, "iowait_pct", num(r->iowait_pct));
-	json_object_object_add(o, "idle_pct", num(r->idle_pct));
-	json_object_object_add(o, "steal_pct", num(r->steal_pct));
-	json_object_object_add(o, "softirq_pct", pct);
-	json_object_object_add(o, "hardirq_pct", num(r->hardirq_pct));
-	json_object_object_add(o, "softirq_raises", raises);
-	json_object_object_add(o, "softirq_entries", entries);
-	json_object_object_add(o, "softirq_wait_p99_us", wait);
-	json_object_object_add(o, "softirq_wait_hist", wait_hist);
-	return o;
-}
-
-static json_object *cpu_array(const struct cpu_row *rows, int n)
-{
-	json_object *a = json_object_new_array();
-
-	for (int c = 0; c < n; c++)
-		if (rows[c].valid)
-			json_object_array_add(a, cpu_object(&rows[c]));
-	return a;
-}
-
-static json_object *class_fields(json_object *o, const struct sched_class_stats *c)
-{
-	char cpus[256];
-
-	sched_cpus_format(c->cpus, c->cpus_beyond, cpus, sizeof(cpus));
-	json_object_object_add(o, "threads", json_object_new_int(c->threads));
-	json_object_object_add(o, "oncpu_pct", num(c->oncpu_pct));
-	json_object_object_add(o, "csw_voluntary_per_s", num(c->vol_per_s));
-	json_object_object_add(o, "csw_involuntary_per_s", num(c->invol_per_s));
-	json_object_object_add(o, "runq_p50_us", num(c->runq_p50_us));
-	json_object_object_add(o, "runq_p99_us", num(c->runq_p99_us));
-	json_object_object_add(o, "runq_max_us", num(c->runq_max_us));
-	json_object_object_add(o, "migrations_per_s", num(c->migrations_per_s));
-	json_object_object_add(o, "runnable_avg", num(c->runnable_avg));
-	json_object_object_add(o, "softirq_lost_pct", num(c->softirq_lost_pct));
-	json_object_object_add(o, "net_softirq_lost_pct", num(c->net_softirq_lost_pct));
-	json_object_object_add(o, "cpus_ran_on", json_object_new_string(cpus));
-	capture_time_write(o, &c->time, c->futex_hist);
-	return o;
-}
-
-/* "load": true on the recorded command's rows; absent on the others. */
-static void mark_load(json_object *o, int pid, int load_pid)
-{
-	if (load_pid && pid == load_pid)
-		json_object_object_add(o, "load", json_object_new_boolean(1));
-}
-
-/* Whether the i-th busiest row is written: the CAPTURE_MAX_PROCS
- * busiest, and the recorded command's wherever it ranks (a load that
- * sleeps on its server is still the load). */
-static bool proc_listed(const struct sched_proc_stats *p, int i, int load_pid)
-{
-	return i < CAPTURE_MAX_PROCS || (load_pid && p->pid == load_pid);
-}
-
-static json_object *process_object(const struct sched_proc_stats *p, int load_pid)
-{
-	json_object *o = json_object_new_object(), *classes = json_object_new_array();
-
-	json_object_object_add(o, "pid", json_object_new_int(p->pid));
-	json_object_object_add(o, "comm", json_object_new_string(p->comm));
-	mark_load(o, p->pid, load_pid);
-	json_object_object_add(o, "cpus_allowed", json_object_new_string(p->cpus_allowed));
-	if (p->n_procs)
-		json_object_object_add(o, "procs", json_object_new_int(p->n_procs));
-	class_fields(o, &p->total);
-	for (int k = 0; k < p->n_classes; k++) {
-		json_object *c = json_object_new_object();
-
-		json_object_object_add(c, "name", json_object_new_string(p->classes[k].name));
-		json_object_array_add(classes, class_fields(c, &p->classes[k]));
-	}
-	json_object_object_add(o, "classes", classes);
-	return o;
-}
-
-/* "groups": how each summary processes row was formed, and of which
- * processes. */
-static json_object *groups_array(const struct proc_group_log *log, const struct sched_summary *s,
-				 int load_pid)
-{
-	json_object *a = json_object_new_array();
-
-	for (int i = 0; i < s->n_procs; i++) {
-		const struct proc_group_seen *g = proc_group_log_find(log, s->procs[i].pid);
-		json_object *o, *pids;
-
-		if (!g || !proc_listed(&s->procs[i], i, load_pid))
-			continue;
-		o = json_object_new_object();
-		pids = json_object_new_array();
-		json_object_object_add(o, "pid", json_object_new_int(g->pid));
-		json_object_object_add(o, "comm", json_object_new_string(g->comm));
-		json_object_object_add(o, "formed_by", json_object_new_string(
-			g->pid == load_pid ? "command" : g->n_pids > 1 ? proc_group_by_name(log->by) : "pid"));
-		mark_load(o, g->pid, load_pid);
-		for (size_t k = 0; k < g->n_pids; k++)
-			json_object_array_add(pids, json_object_new_int64(g->pids[k]));
-		json_object_object_add(o, "pids", pids);
-		json_object_object_add(o, "pids_truncated",
-				       json_object_new_boolean(g->n_pids >= PROC_GROUP_SEEN_MAX));
-		json_object_array_add(a, o);
-	}
-	return a;
-}
-
-/* Adds "processes" (the busiest CAPTURE_MAX_PROCS) and "processes_omitted". */
-static void add_processes(json_object *o, const struct sched_proc_stats *procs, int n, int load_pid)
-{
-	json_object *a = json_object_new_array();
-	int shown = 0;
-
-	for (int i = 0; i < n; i++)
-		if (proc_listed(&procs[i], i, load_pid)) {
-			json_object_array_add(a, process_object(&procs[i], load_pid));
-			shown++;
-		}
-	json_object_object_add(o, "processes", a);
-	json_object_object_add(o, "processes_omitted", json_object_new_int(n - shown));
-}
-
-/* --- clock family: "clock" ------------------------------------------- */
-
-static void clock_fields(json_object *o, const struct clock_stats *s, const struct clock_fn_table *fns)
-{
-	json_object_object_add(o, "threads", json_object_new_int(s->threads));
-	json_object_object_add(o, "samples", u64(s->samples));
-	json_object_object_add(o, "vdso_pct", num(s->vdso_pct));
-	json_object_object_add(o, "vdso_top_function",
-			       s->top_fn >= 0 ? json_object_new_string(clock_fn_name(fns, s->top_fn)) : NULL);
-	json_object_object_add(o, "clock_sys_pct", num(s->sys_pct));
-	json_object_object_add(o, "clock_syscalls_per_s", num(s->reads_per_s));
-}
-
-static json_object *clock_process(const struct clock_proc_stats *p, const struct clock_fn_table *fns,
-				   bool counted)
-{
-	json_object *o = json_object_new_object(), *classes = json_object_new_array();
-	json_object *fn = json_object_new_object(), *sys = json_object_new_object();
-
-	json_object_object_add(o, "pid", json_object_new_int(p->pid));
-	json_object_object_add(o, "comm", json_object_new_string(p->comm));
-	clock_fields(o, &p->total, fns);
-	for (int i = 0; i < DBT_CLOCK_FN_SLOTS; i++)
-		if (p->total.vdso[i])
-			json_object_object_add(fn, clock_fn_name(fns, i), u64(p->total.vdso[i]));
-	json_object_object_add(o, "vdso_samples", fn);
-	/* sampled: nothing counted the calls; null, not 0 */
-	for (int k = 0; k < DBT_CLOCK_SYS_N; k++)
-		json_object_object_add(sys, clock_sys_name(k), counted ? u64(p->total.syscalls[k]) : NULL);
-	json_object_object_add(o, "clock_syscalls", sys);
-	for (int k = 0; k < p->n_classes; k++) {
-		json_object *c = json_object_new_object();
-
-		json_object_object_add(c, "name", json_object_new_string(p->classes[k].name));
-		clock_fields(c, &p->classes[k], fns);
-		json_object_array_add(classes, c);
-	}
-	json_object_object_add(o, "classes", classes);
-	return o;
-}
-
-static json_object *clock_object(const struct clock_interval *iv, const struct clock_fn_table *fns,
-				 unsigned int hz)
-{
-	json_object *o = json_object_new_object(), *a = json_object_new_array();
-	int shown = iv->n_procs < CAPTURE_MAX_PROCS ? iv->n_procs : CAPTURE_MAX_PROCS;
-
-	json_object_object_add(o, "sample_hz", json_object_new_int((int)hz));
-	json_object_object_add(o, "syscall_method",
-			       json_object_new_string(iv->syscall_method ? iv->syscall_method : "sampled"));
-	json_object_object_add(o, "samples", u64(iv->samples));
-	json_object_object_add(o, "idle_samples", u64(iv->idle_samples));
-	json_object_object_add(o, "lost_samples", u64(iv->update_failed));
-	json_object_object_add(o, "evicted_threads", u64(iv->evictions));
-	for (int i = 0; i < shown; i++)
-		json_object_array_add(a, clock_process(&iv->procs[i], fns,
-						       clock_syscalls_counted(iv->syscall_method)));
-	json_object_object_add(o, "processes", a);
-	json_object_object_add(o, "processes_omitted", json_object_new_int(iv->n_procs - shown));
-	return o;
-}
-
-/* --- net family: "net" ----------------------------------------------- */
-
-static json_object *net_device(const struct net_dev_stats *d)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "name", json_object_new_string(d->name));
-	json_object_object_add(o, "netns", d->foreign ? json_object_new_string(d->netns_name) : NULL);
-	json_object_object_add(o, "qdisc", d->qdisc_text[0] ? json_object_new_string(d->qdisc_text) : NULL);
-	json_object_object_add(o, "speed_mbps", num(d->speed_mbps));
-	json_object_object_add(o, "tx_pps", num(d->tx_pps));
-	json_object_object_add(o, "rx_pps", num(d->rx_pps));
-	json_object_object_add(o, "tx_mbps", num(d->tx_mbps));
-	json_object_object_add(o, "rx_mbps", num(d->rx_mbps));
-	json_object_object_add(o, "util_pct", num(d->util_pct));
-	json_object_object_add(o, "txq_packets", u64(d->txq_samples));
-	json_object_object_add(o, "txq_p50_us", num(d->txq_p50_us));
-	json_object_object_add(o, "txq_p99_us", num(d->txq_p99_us));
-	json_object_object_add(o, "txq_hist", capture_hist_object(d->txq_hist, d->txq_timed, DBT_BUSY_KEEP));
-	return o;
-}
-
-static json_object *net_port(const struct net_port_stats *p)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "port", json_object_new_int(p->port));
-	json_object_object_add(o, "role", json_object_new_string(net_role_name(p->role)));
-	json_object_object_add(o, "requests", u64(p->requests));
-	json_object_object_add(o, "requests_per_s", num(p->requests_per_s));
-	json_object_object_add(o, "response_p50_us", num(p->resp_p50_us));
-	json_object_object_add(o, "response_p99_us", num(p->resp_p99_us));
-	json_object_object_add(o, "reads", u64(p->reads));
-	json_object_object_add(o, "rxq_p50_us", num(p->rxq_p50_us));
-	json_object_object_add(o, "rxq_p99_us", num(p->rxq_p99_us));
-	json_object_object_add(o, "response_hist", capture_hist_object(p->resp_hist, p->resp_timed, DBT_BUSY_KEEP));
-	json_object_object_add(o, "rxq_hist", capture_hist_object(p->rxq_hist, p->rxq_timed, DBT_BUSY_KEEP));
-	return o;
-}
-
-static json_object *net_object(const struct net_interval *iv, const struct loss_interval *li)
-{
-	json_object *o = json_object_new_object();
-	json_object *devs = json_object_new_array(), *ports = json_object_new_array();
-	int nd = iv->n_devs < CAPTURE_MAX_NET_ROWS ? iv->n_devs : CAPTURE_MAX_NET_ROWS;
-	int np = iv->n_ports < CAPTURE_MAX_NET_ROWS ? iv->n_ports : CAPTURE_MAX_NET_ROWS;
-
-	for (int i = 0; i < nd; i++) {
-		json_object *d = net_device(&iv->devs[i]);
-
-		if (iv->dev_loss)
-			capture_loss_device(d, &iv->dev_loss[i]);
-		json_object_array_add(devs, d);
-	}
-	for (int i = 0; i < np; i++) {
-		json_object *p = net_port(&iv->ports[i]);
-
-		if (iv->port_loss)
-			capture_loss_port(p, &iv->port_loss[i]);
-		if (iv->loss_only) {
-			/* the net family did not measure them */
-			json_object_object_add(p, "requests", NULL);
-			json_object_object_add(p, "reads", NULL);
-		}
-		json_object_array_add(ports, p);
-	}
-	json_object_object_add(o, "devices", devs);
-	json_object_object_add(o, "devices_omitted", json_object_new_int(iv->n_devs - nd));
-	json_object_object_add(o, "ports", ports);
-	json_object_object_add(o, "ports_omitted", json_object_new_int(iv->n_ports - np));
-	json_object_object_add(o, "lost_samples", u64(iv->lost));
-	if (li)
-		capture_loss_net(o, li);
-	return o;
-}
-
-json_object *capture_json_finding(const struct finding *f)
-{
-	json_object *o = json_object_new_object(), *ev = json_object_new_object();
-
-	json_object_object_add(o, "id", json_object_new_string(f->id));
-	json_object_object_add(o, "severity", json_object_new_string(finding_severity_name(f->severity)));
-	json_object_object_add(o, "title", json_object_new_string(f->title));
-	if (f->pid)
-		json_object_object_add(o, "pid", json_object_new_int(f->pid));
-	if (f->class_name[0])
-		json_object_object_add(o, "class", json_object_new_string(f->class_name));
-	for (int k = 0; k < f->n_ev; k++)
-		json_object_object_add(ev, f->ev[k].key, f->ev[k].is_text
-				       ? json_object_new_string(f->ev[k].text) : num(f->ev[k].num));
-	json_object_object_add(o, "evidence", ev);
-	json_object_object_add(o, "hint", json_object_new_string(f->hint));
-	json_object_object_add(o, "first_interval", json_object_new_int(f->first_interval));
-	json_object_object_add(o, "last_interval", json_object_new_int(f->last_interval));
-	return o;
-}
-
-static json_object *findings_array(const struct finding_list *l)
-{
-	json_object *a = json_object_new_array();
-
-	for (int i = 0; l && i < l->n; i++)
-		json_object_array_add(a, capture_json_finding(&l->items[i]));
-	return a;
-}
-
-static json_object *probes_object(const struct probe_report *p, int n)
-{
-	json_object *o = json_object_new_object();
-
-	for (int i = 0; i < n; i++) {
-		json_object *f = json_object_new_object(), *rej = json_object_new_array();
-
-		json_object_object_add(f, "attach",
-				       p[i].attach[0] ? json_object_new_string(p[i].attach) : NULL);
-		json_object_object_add(f, "enabled", json_object_new_boolean(!p[i].disabled));
-		for (int r = 0; r < p[i].n_rejected; r++) {
-			json_object *e = json_object_new_object();
-
-			json_object_object_add(e, "path", json_object_new_string(p[i].rejected[r].path));
-			json_object_object_add(e, "error", json_object_new_string(p[i].rejected[r].error));
-			json_object_array_add(rej, e);
-		}
-		json_object_object_add(f, "rejected", rej);
-		if (p[i].n_notes) {
-			json_object *notes = json_object_new_array();
-
-			for (int k = 0; k < p[i].n_notes; k++)
-				json_object_array_add(notes, json_object_new_string(p[i].notes[k]));
-			json_object_object_add(f, "notes", notes);
-		}
-		json_object_object_add(o, p[i].family, f);
-	}
-	return o;
-}
-
 /* Writes an object's members without its braces, so the document can be
  * streamed: header members, the intervals array, then tail members. */
 static int write_members(FILE *f, json_object *o)
@@ -504,7 +152,7 @@ static json_object *seconds_full(double s)
 
 int capture_begin(struct capture_writer *w, const struct capture_meta *m)
 {
-	json_object *o = json_object_new_object(), *host = json_object_new_object();
+	json_object *o = json_object_new_object();
 
 	/* six significant digits: shares to 0.0001 %, times to the µs */
 	json_c_set_serialization_double_format("%.6g", JSON_C_OPTION_THREAD);
@@ -514,13 +162,8 @@ int capture_begin(struct capture_writer *w, const struct capture_meta *m)
 	json_object_object_add(o, "started_at", json_object_new_string(m->started_at));
 	json_object_object_add(o, "started_at_monotonic_s", seconds_full(m->started_at_monotonic_s));
 	json_object_object_add(o, "interval_s", json_object_new_double(m->interval_s));
-	json_object_object_add(host, "hostname", json_object_new_string(m->host.hostname));
-	json_object_object_add(host, "kernel", json_object_new_string(m->host.kernel));
-	json_object_object_add(host, "cpus", json_object_new_int(m->host.cpus));
-	json_object_object_add(host, "clocksource", json_object_new_string(m->host.clocksource));
-	json_object_object_add(host, "cmdline", json_object_new_string(m->host.cmdline));
-	json_object_object_add(o, "host", host);
-	json_object_object_add(o, "probes", probes_object(m->probes, m->n_probes));
+	json_object_object_add(o, "host", capture_meta_host(&m->host));
+	json_object_object_add(o, "probes", capture_meta_probes(m->probes, m->n_probes));
 	fputc('{', w->f);
 	write_members(w->f, o);
 	fputs(",\"intervals\":[", w->f);
@@ -528,21 +171,21 @@ int capture_begin(struct capture_writer *w, const struct capture_meta *m)
 	return stream_status(w->f);
 }
 
-int capture_add_interval(struct capture_writer *w, const struct interval_view *iv)
+int capture_add_interval(struct capture_writer *w, const struct interval *iv)
 {
-	json_object *o = json_object_new_object(), *cpus = cpu_array(iv->rows, iv->ncpus);
+	json_object *o = json_object_new_object(), *cpus = capture_cpus_array(iv->rows, iv->ncpus);
 
-	if (iv->loss)
-		capture_loss_cpus(cpus, iv->loss);
+	if (iv->have_loss)
+		capture_loss_cpus(cpus, &iv->loss);
 	json_object_object_add(o, "t", json_object_new_double(iv->t_s));
 	json_object_object_add(o, "dt", json_object_new_double(iv->dt_s));
 	json_object_object_add(o, "cpus", cpus);
-	if (iv->sched)
-		add_processes(o, iv->sched->procs, iv->sched->n_procs, w->load_pid);
-	if (iv->clock)
-		json_object_object_add(o, "clock", clock_object(iv->clock, iv->clock_fns, iv->clock_hz));
-	if (iv->net)
-		json_object_object_add(o, "net", net_object(iv->net, iv->loss));
+	if (iv->have_sched)
+		capture_sched_write(o, iv->sched.groups, iv->sched.n_groups, w->load_pid);
+	if (iv->have_clock)
+		json_object_object_add(o, "clock", capture_clock_object(&iv->clock, iv->clock_fns, iv->clock_hz));
+	if (iv->have_net)
+		json_object_object_add(o, "net", capture_net_object(&iv->net, iv->have_loss ? &iv->loss : NULL));
 	if (w->intervals++)
 		fputc(',', w->f);
 	fputs("\n", w->f);
@@ -555,30 +198,30 @@ int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 		   char *err, size_t errlen)
 {
 	json_object *o = json_object_new_object(), *ov = json_object_new_object();
-	json_object *cpus = cpu_array(s->rows, s->ncpus);
+	json_object *cpus = capture_cpus_array(s->rows, s->ncpus);
 	int rc;
 
 	json_object_object_add(o, "complete", json_object_new_boolean(s->complete));
 	json_object_object_add(o, "stop_reason",
 			       json_object_new_string(s->stop_reason ? s->stop_reason : "duration"));
 	json_object_object_add(o, "duration_s", json_object_new_double(s->duration_s));
-	json_object_object_add(ov, "cpu_pct", num(s->cpu_pct));
+	json_object_object_add(ov, "cpu_pct", capture_num(s->cpu_pct));
 	json_object_object_add(ov, "max_rss_kb", json_object_new_int64(s->max_rss_kb));
-	json_object_object_add(ov, "lost_events", u64(s->lost_events));
-	json_object_object_add(ov, "thread_evictions", u64(s->thread_evictions));
+	json_object_object_add(ov, "lost_events", capture_u64(s->lost_events));
+	json_object_object_add(ov, "thread_evictions", capture_u64(s->thread_evictions));
 	json_object_object_add(o, "overhead", ov);
 	if (s->loss)
 		capture_loss_cpus(cpus, s->loss);
 	json_object_object_add(o, "cpus", cpus);
 	if (s->sched)
-		add_processes(o, s->sched->procs, s->sched->n_procs, w->load_pid);
+		capture_sched_write(o, s->sched->groups, s->sched->n_groups, w->load_pid);
 	if (s->sched && s->groups)
-		json_object_object_add(o, "groups", groups_array(s->groups, s->sched, w->load_pid));
+		json_object_object_add(o, "groups", capture_sched_groups(s->groups, s->sched, w->load_pid));
 	if (s->clock)
-		json_object_object_add(o, "clock", clock_object(s->clock, s->clock_fns, s->clock_hz));
+		json_object_object_add(o, "clock", capture_clock_object(s->clock, s->clock_fns, s->clock_hz));
 	if (s->net)
-		json_object_object_add(o, "net", net_object(s->net, s->loss));
-	json_object_object_add(o, "findings", findings_array(s->findings));
+		json_object_object_add(o, "net", capture_net_object(s->net, s->loss));
+	json_object_object_add(o, "findings", capture_findings_array(s->findings));
 	fputs("\n],", w->f);
 	write_members(w->f, o);
 	fputs("}\n", w->f);

@@ -1,8 +1,10 @@
-/* The capture's JSON writer: the only file that includes the JSON
- * library. Intervals are streamed into an unnamed temporary file as they
- * come (memory stays flat over long captures); the file gets its name only
- * when the document is complete, so a killed or failed capture leaves no
- * partial file. Schema: docs/capture-schema.md. */
+/* The capture's JSON writer: the document as a stream. Intervals are
+ * streamed into an unnamed temporary file as they come (memory stays flat
+ * over long captures); the file gets its name only when the document is
+ * complete, so a killed or failed capture leaves no partial file. Each
+ * section's objects come from its own file (capture_read.h lists them),
+ * a section's figures from its table (figures/figures.h). Schema:
+ * docs/capture-schema.md. */
 #ifndef DBTRACE_CAPTURE_CAPTURE_WRITE_H
 #define DBTRACE_CAPTURE_CAPTURE_WRITE_H
 
@@ -16,7 +18,10 @@
 #include "model/clock_model.h"
 #include "session/interval.h"
 #include "model/net_model.h"
-#include "model/sched_model.h"
+#include "capture/capture_findings.h"
+#include "capture/capture_net.h"
+#include "capture/capture_sched.h"
+#include "model/sched_summary.h"
 #include "sysinfo/host.h"
 
 /* /2: the *_hist fields became sparse fine histograms (docs/capture-schema.md,
@@ -62,19 +67,12 @@ struct capture_summary {
 	const struct proc_group_log *groups; /* NULL: not recorded */
 };
 
-/* At most this many processes (by on-CPU time) per interval and in the
- * summary, so a busy host does not make a capture of gigabytes; the number
- * left out is recorded. */
-#define CAPTURE_MAX_PROCS 64
-/* Likewise for the net family's devices (busiest first) and ports. */
-#define CAPTURE_MAX_NET_ROWS 64
+/* A capture lists at most CAPTURE_MAX_PROCS groups (capture_sched.h)
+ * and CAPTURE_MAX_NET_ROWS devices and ports (capture_net.h). */
 
 struct capture_writer;
 struct json_object;
 
-/* One finding as every JSON output writes it (the capture, `check
- * --json`): id, severity, title, pid, class, evidence, hint, intervals. */
-struct json_object *capture_json_finding(const struct finding *f);
 
 /* "2026-01-01T09:30:00.123Z": a wall-clock time as started_at carries it
  * (ISO 8601, UTC, milliseconds). Returns 0, or -ENOSPC when len is too
@@ -92,7 +90,7 @@ const char *capture_stop_reason(int signo, bool planned, bool *complete, char *b
  * holds one line. */
 int capture_open(struct capture_writer **w, const char *path, char *err, size_t errlen);
 int capture_begin(struct capture_writer *w, const struct capture_meta *meta);
-int capture_add_interval(struct capture_writer *w, const struct interval_view *iv);
+int capture_add_interval(struct capture_writer *w, const struct interval *iv);
 /* Completes the document and gives it its name. */
 int capture_finish(struct capture_writer *w, const struct capture_summary *sum,
 		   char *err, size_t errlen);

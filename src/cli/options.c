@@ -17,7 +17,7 @@ enum { OPT_REPORT = 0x200 };
 enum { OPT_BATCH = 0x100, OPT_SORT, OPT_VIEW, OPT_COMM, OPT_CLASS, OPT_RUNQ,
        OPT_SAMPLE_HZ, OPT_CLOCK_PCT, OPT_CLOCK_SYS, OPT_PORT, OPT_JSON, OPT_ROOT,
        OPT_LISTEN, OPT_TOP_N, OPT_FAMILIES, OPT_GROUP_BY, OPT_CGROUP,
-       OPT_FUTEX_PCT, OPT_DISK_PCT, OPT_NET_WAIT_PCT, OPT_ATTACH, OPT_BTF };
+       OPT_FUTEX_PCT, OPT_DISK_PCT, OPT_NET_WAIT_PCT, OPT_ATTACH, OPT_ALL, OPT_BTF };
 
 
 /* The one description of every option: the parser reads it, and argp
@@ -34,6 +34,8 @@ static const struct argp_option options[] = {
 	{ "batch", OPT_BATCH, NULL, 0, "top: plain-text tables, one per interval", 0 },
 	{ "sort", OPT_SORT, "KEY", 0, "top: initial sort column key", 0 },
 	{ "view", OPT_VIEW, "VIEW", 0, "top: start in the cpus (default), classes, time or net view", 0 },
+	{ "all", OPT_ALL, NULL, 0, "top, report: a row for every thread class; by default the idle ones are "
+	  "one \"other\" row", 0 },
 	{ "families", OPT_FAMILIES, "LIST", 0, "probe families to load (default all): "
 	  "softirq,sched,clock,net,loss", 0 },
 	{ "attach", OPT_ATTACH, "FAMILY=PATH", 0, "try only this attach path for a family "
@@ -289,6 +291,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_BATCH:
 		cfg->batch = true;
 		break;
+	case OPT_ALL:
+		cfg->all = true;
+		break;
 	case OPT_SORT:
 		if (strlen(arg) != 1)
 			return fail(ctx, "bad sort key '%s': one character from the table header", arg);
@@ -522,6 +527,10 @@ static int parse(struct parse_ctx *ctx, int argc, char **argv)
 	}
 	if (cfg->json && cfg->command != DBT_CMD_CHECK && cfg->command != DBT_CMD_DIFF) {
 		snprintf(err, errlen, "--json is an option of check and diff only");
+		return -EINVAL;
+	}
+	if (cfg->all && cfg->command != DBT_CMD_TOP && cfg->command != DBT_CMD_REPORT) {
+		snprintf(err, errlen, "--all is an option of top and report only");
 		return -EINVAL;
 	}
 	if (cfg->listen && cfg->command != DBT_CMD_SERVE) {

@@ -59,6 +59,7 @@ struct dbt_config {
 	bool view_classes;      /* top: start in the thread-class view */
 	bool view_net;          /* top: start in the network view */
 	bool view_time;         /* top: start in the wall-time budget view */
+	bool all;               /* top, report: every thread class, none folded into "other" */
 	unsigned short ports[DBT_MAX_PORTS];  /* --port: only these service ports in the port rows */
 	int n_ports;
 	const char *comm;       /* only processes with this comm */

@@ -63,10 +63,11 @@ int capture_run_begin(struct capture_run *c, uint64_t first_mono_ns)
 	return capture_begin(c->w, &c->meta);
 }
 
-int capture_run_interval(void *ctx, const struct interval_view *iv)
+int capture_run_interval(void *ctx, const struct interval *iv, const struct finding_list *found)
 {
 	struct capture_run *c = ctx;
 
+	(void)found;   /* the capture keeps the run's findings, merged */
 	return capture_add_interval(c->w, iv);
 }
 

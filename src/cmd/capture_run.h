@@ -34,7 +34,7 @@ void capture_run_probes(struct capture_run *c, const struct collectors *col);
 int capture_run_begin(struct capture_run *c, uint64_t mono_ns);
 
 /* A session sink's on_interval: ctx is the struct capture_run. */
-int capture_run_interval(void *ctx, const struct interval_view *iv);
+int capture_run_interval(void *ctx, const struct interval *iv, const struct finding_list *found);
 
 /* Completes the file from res (col still open: its families say what
  * was measured), saying why it stopped. Returns 0, or an exit code after

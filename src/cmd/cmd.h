@@ -20,9 +20,9 @@ int cmd_diff(const struct dbt_config *cfg);
 int cmd_record(const struct dbt_config *cfg);
 
 /* report's work: the capture in read, its HTML page written to out
- * (complete or not at all). Returns an exit code after one line on
- * stderr ("wrote OUT" when it worked). */
-int cmd_report_write(const char *in, const char *out, int top_n);
+ * (complete or not at all; all: every thread class a row). Returns an
+ * exit code after one line on stderr ("wrote OUT" when it worked). */
+int cmd_report_write(const char *in, const char *out, int top_n, bool all);
 
 /* What the collectors take of the command line. */
 static inline struct collect_config cmd_collect_config(const struct dbt_config *cfg)

@@ -73,12 +73,12 @@ int cmd_report(const struct dbt_config *cfg)
 		}
 		out = path;
 	}
-	return cmd_report_write(in, out, cfg->top_n);
+	return cmd_report_write(in, out, cfg->top_n, cfg->all);
 }
 
-int cmd_report_write(const char *in, const char *out, int top_n)
+int cmd_report_write(const char *in, const char *out, int top_n, bool all)
 {
-	struct report_opts o = { .top_n = top_n, .generator = "dbtrace " DBTRACE_VERSION };
+	struct report_opts o = { .top_n = top_n, .all = all, .generator = "dbtrace " DBTRACE_VERSION };
 	sigset_t block, old;
 	struct capture cap;
 	char err[512];

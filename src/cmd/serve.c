@@ -39,10 +39,10 @@ static int render_metrics(void *ctx, char **body, size_t *len)
 	return err;
 }
 
-static int on_interval(void *ctx, const struct interval_view *iv)
+static int on_interval(void *ctx, const struct interval *iv, const struct finding_list *found)
 {
 	struct serve_ctx *s = ctx;
-	int err = prom_totals_add(s->totals, iv);
+	int err = prom_totals_add(s->totals, iv, found);
 
 	/* once per interval even without traffic: connection timeouts */
 	if (!err)

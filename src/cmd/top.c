@@ -17,20 +17,21 @@ struct top_ctx {
 	struct top_ui *ui;
 	char sort_key;
 	enum top_view view;
+	bool all;
 };
 
-static int batch_interval(void *ctx, const struct interval_view *iv)
+static int batch_interval(void *ctx, const struct interval *iv, const struct finding_list *found)
 {
 	struct top_ctx *t = ctx;
 
-	return batch_print(stdout, iv, t->view, t->sort_key);
+	return batch_print(stdout, iv, found, t->view, t->sort_key, t->all);
 }
 
-static int ui_interval(void *ctx, const struct interval_view *iv)
+static int ui_interval(void *ctx, const struct interval *iv, const struct finding_list *found)
 {
 	struct top_ctx *t = ctx;
 
-	return top_ui_draw(t->ui, iv);
+	return top_ui_draw(t->ui, iv, found);
 }
 
 static int ui_input(void *ctx)
@@ -48,7 +49,7 @@ int cmd_top(const struct dbt_config *cfg)
 	char default_key = view == TOP_VIEW_NET ? NET_TABLE_DEFAULT_SORT
 			   : view == TOP_VIEW_TIME ? TIME_TABLE_DEFAULT_SORT
 			   : view == TOP_VIEW_CLASSES ? CLASS_TABLE_DEFAULT_SORT : CPU_TABLE_DEFAULT_SORT;
-	struct top_ctx t = { NULL, cfg->sort_key ? cfg->sort_key : default_key, view };
+	struct top_ctx t = { NULL, cfg->sort_key ? cfg->sort_key : default_key, view, cfg->all };
 	struct session_sink sink = { .ctx = &t, .input_fd = -1 };
 	struct session_result res;
 	struct collectors col;
@@ -56,8 +57,8 @@ int cmd_top(const struct dbt_config *cfg)
 	int rc;
 
 	if (!(view == TOP_VIEW_NET       ? net_table_valid_key(t.sort_key)
-	      : view == TOP_VIEW_TIME    ? time_table_valid_key(t.sort_key)
-	      : view == TOP_VIEW_CLASSES ? class_table_valid_key(t.sort_key)
+	      : view == TOP_VIEW_TIME    ? class_view_valid_key(&time_table_view, t.sort_key)
+	      : view == TOP_VIEW_CLASSES ? class_view_valid_key(&class_table_view, t.sort_key)
 					 : cpu_table_valid_key(t.sort_key))) {
 		log_err("bad sort key '%c': one of the keys in the table header", t.sort_key);
 		return DBT_EXIT_USAGE;
@@ -77,7 +78,7 @@ int cmd_top(const struct dbt_config *cfg)
 	if (cfg->batch) {
 		sink.on_interval = batch_interval;
 	} else {
-		rc = top_ui_open(&t.ui, col.ncpus, t.view, t.sort_key, status);
+		rc = top_ui_open(&t.ui, col.ncpus, t.view, t.sort_key, t.all, status);
 		if (rc) {
 			log_err("cannot start the terminal view: %s", log_errno_text(rc, eb, sizeof(eb)));
 			collectors_close(&col);

@@ -285,13 +285,13 @@ static int take_runq(void *arg, uint32_t n)
 	struct sched_collector *c = tc->c;
 
 	for (uint32_t i = 0; i < n; i++) {
-		struct sched_runq_sample *r;
+		struct sched_name_hist *r;
 
 		/* a map changing under the walk can show an entry twice:
 		 * never keep more than it holds */
-		if (tc->snap->n_rq >= DBT_SCHED_MAX_RUNQ_KEYS)
+		if (tc->snap->n_hists >= DBT_SCHED_MAX_RUNQ_KEYS)
 			return RUNQ_FULL;
-		r = sched_snapshot_add_runq(tc->snap);
+		r = sched_snapshot_add_name_hist(tc->snap);
 		if (!r)
 			return -ENOMEM;
 		r->pid = c->runq_keys[i].pid;
@@ -304,16 +304,23 @@ static int take_runq(void *arg, uint32_t n)
 	return 0;
 }
 
+/* A name histogram no thread names any more: its entry in the kernel's
+ * map goes too. */
+static void delete_name_hist(void *ctx, const struct sched_name_hist *h)
+{
+	struct sched_collector *c = ctx;
+	struct dbt_sched_runq_key key = { .pid = h->pid, .kind = h->kind };
+
+	memcpy(key.comm, h->comm, sizeof(key.comm));
+	bpf_map_delete_elem(c->runq_fd, &key);
+}
+
 /* Deletes the run-queue histograms of names no thread has any more. */
 static int prune_runq(struct sched_collector *c, struct sched_snapshot *snap)
 {
-	int n = sched_snapshot_prune_runq(snap, c->runq_gone, DBT_SCHED_MAX_RUNQ_KEYS);
+	int n = sched_snapshot_prune_name_hists(snap, delete_name_hist, c);
 
-	if (n < 0)
-		return n;
-	for (int i = 0; i < n && i < DBT_SCHED_MAX_RUNQ_KEYS; i++)
-		bpf_map_delete_elem(c->runq_fd, &c->runq_gone[i]);
-	return 0;
+	return n < 0 ? n : 0;
 }
 
 /* The kernel's running total of a thread's on-CPU time
@@ -398,7 +405,7 @@ int sched_collector_read(struct sched_collector *c, struct sched_snapshot *snap)
 	int err;
 
 	snap->n = 0;
-	snap->n_rq = 0;
+	snap->n_hists = 0;
 	snap->ival = NULL;
 	snap->mono_ns = mono_ns();
 	err = percpu_lookup(c->cur_fd, &zero, c->cur, sizeof(*c->cur));

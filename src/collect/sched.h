@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 #include "core/bpf_plan.h"
-#include "model/sched_model.h"
+#include "model/sched_snapshot.h"
 
 #define SCHED_CHUNK 256
 #define SCHED_RUNQ_CHUNK 16
@@ -17,7 +17,6 @@ struct sched_collector {
 	int runq_fd;                   /* sched_runq */
 	struct dbt_sched_runq_key runq_keys[SCHED_RUNQ_CHUNK];
 	struct dbt_sched_runq_hist runq_vals[SCHED_RUNQ_CHUNK];
-	struct dbt_sched_runq_key runq_gone[DBT_SCHED_MAX_RUNQ_KEYS];
 	int sirq_pending_fd;           /* the softirq family's map to share; -1: none */
 	int ncpus;
 	/* one chunk of a batch or iterator read; records are streamed,

@@ -5,8 +5,8 @@
 int class_rule_check(const struct class_rule *rule, const void *cfg,
 		     const struct sched_interval *iv, int interval_index, struct finding_list *out)
 {
-	for (int i = 0; i < iv->n_procs; i++) {
-		const struct sched_proc_stats *p = &iv->procs[i];
+	for (int i = 0; i < iv->n_groups; i++) {
+		const struct sched_group_stats *p = &iv->groups[i];
 
 		for (int k = 0; k < p->n_classes; k++) {
 			const struct sched_class_stats *c = &p->classes[k];

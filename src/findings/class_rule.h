@@ -6,14 +6,14 @@
 
 #include <stdbool.h>
 #include "findings/finding.h"
-#include "model/sched_model.h"
+#include "model/sched_interval.h"
 
 struct class_rule {
 	/* whether class c of process p fires, under the rule's config */
-	bool (*fires)(const struct sched_proc_stats *p, const struct sched_class_stats *c,
+	bool (*fires)(const struct sched_group_stats *p, const struct sched_class_stats *c,
 		      const void *cfg);
 	/* fills f (zeroed) with its id, title, evidence and hint */
-	void (*describe)(struct finding *f, const struct sched_proc_stats *p,
+	void (*describe)(struct finding *f, const struct sched_group_stats *p,
 			 const struct sched_class_stats *c, double dt_s);
 };
 

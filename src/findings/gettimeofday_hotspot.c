@@ -164,7 +164,7 @@ static int hot(const struct clock_stats *s, const struct gtod_config *cfg)
 	return kinds;
 }
 
-static void describe(struct finding *f, const struct clock_proc_stats *p, const struct clock_stats *s,
+static void describe(struct finding *f, const struct clock_group_stats *p, const struct clock_stats *s,
 		     bool is_class, int kinds, const struct clock_fn_table *fns,
 		     const struct clock_env *env, const struct gtod_config *cfg, double dt_s)
 {
@@ -219,7 +219,7 @@ static void describe(struct finding *f, const struct clock_proc_stats *p, const 
 	gtod_hint(env, kinds, f->hint, sizeof(f->hint));
 }
 
-static int raise_one(const struct clock_proc_stats *p, const struct clock_stats *s, bool is_class,
+static int raise_one(const struct clock_group_stats *p, const struct clock_stats *s, bool is_class,
 		 int kinds, const struct clock_fn_table *fns, const struct clock_env *env,
 		 const struct gtod_config *cfg, double dt_s, int interval_index,
 		 struct finding_list *out)
@@ -236,8 +236,8 @@ int gettimeofday_hotspot_check(const struct clock_interval *iv, const struct clo
 			       const struct clock_env *env, const struct gtod_config *cfg,
 			       int interval_index, struct finding_list *out)
 {
-	for (int i = 0; i < iv->n_procs; i++) {
-		const struct clock_proc_stats *p = &iv->procs[i];
+	for (int i = 0; i < iv->n_groups; i++) {
+		const struct clock_group_stats *p = &iv->groups[i];
 		int kinds = hot(&p->total, cfg), err;
 
 		if (kinds) {

@@ -9,7 +9,7 @@ void iobound_config_default(struct iobound_config *cfg)
 	cfg->disk_pct = 30;
 }
 
-static void describe(struct finding *f, const struct sched_proc_stats *p,
+static void describe(struct finding *f, const struct sched_group_stats *p,
 		     const struct sched_class_stats *c, double dt_s)
 {
 	const struct class_time *t = &c->time;
@@ -34,7 +34,7 @@ static void describe(struct finding *f, const struct sched_proc_stats *p,
 		 c->name);
 }
 
-static bool fires(const struct sched_proc_stats *p, const struct sched_class_stats *c,
+static bool fires(const struct sched_group_stats *p, const struct sched_class_stats *c,
 		  const void *config)
 {
 	const struct iobound_config *cfg = config;

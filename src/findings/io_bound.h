@@ -5,7 +5,7 @@
 #define DBTRACE_FINDINGS_IO_BOUND_H
 
 #include "findings/finding.h"
-#include "model/sched_model.h"
+#include "model/sched_interval.h"
 
 struct iobound_config {
 	double disk_pct;               /* default 30: disk share of the class's thread time */

@@ -12,7 +12,7 @@ void lockc_config_default(struct lockc_config *cfg)
 	cfg->top_addr_pct = 50;
 }
 
-static void describe(struct finding *f, const struct sched_proc_stats *p,
+static void describe(struct finding *f, const struct sched_group_stats *p,
 		     const struct sched_class_stats *c, double dt_s)
 {
 	const struct class_time *t = &c->time;
@@ -23,13 +23,13 @@ static void describe(struct finding *f, const struct sched_proc_stats *p,
 	snprintf(f->class_name, sizeof(f->class_name), "%s", c->name);
 	snprintf(f->title, sizeof(f->title),
 		 "%s (pid %d) class %s: %.0f%% of its time blocked on futexes, %.0f%% of that on one word",
-		 p->comm, p->pid, c->name, t->pct[CT_FUTEX], t->futex_top_pct);
+		 p->comm, p->pid, c->name, t->pct[CT_FUTEX], t->top_word_blocked_pct);
 	finding_num(f, "threads", c->threads);
 	finding_num(f, "futex_pct", t->pct[CT_FUTEX]);
 	finding_num(f, "oncpu_pct", t->pct[CT_ONCPU]);
 	finding_num(f, "runqueue_pct", t->pct[CT_RUNQ]);
 	finding_text(f, "top_futex_address", "0x%llx", (unsigned long long)t->futex_addr[0]);
-	finding_num(f, "top_futex_blocked_share_pct", t->futex_top_pct);
+	finding_num(f, "top_futex_blocked_share_pct", t->top_word_blocked_pct);
 	finding_num(f, "futex_wait_p50_us", t->futex_p50_us);
 	finding_num(f, "futex_wait_p99_us", t->futex_p99_us);
 	finding_num(f, "interval_s", dt_s);
@@ -41,7 +41,7 @@ static void describe(struct finding *f, const struct sched_proc_stats *p,
 		 c->threads, c->name, (unsigned long long)t->futex_addr[0], p->pid);
 }
 
-static bool fires(const struct sched_proc_stats *p, const struct sched_class_stats *c,
+static bool fires(const struct sched_group_stats *p, const struct sched_class_stats *c,
 		  const void *config)
 {
 	const struct lockc_config *cfg = config;
@@ -54,7 +54,7 @@ static bool fires(const struct sched_proc_stats *p, const struct sched_class_sta
 	if (!t->thread_ns || c->threads < 2 || !(t->pct[CT_FUTEX] > cfg->futex_pct))
 		return false;
 	return t->pct[CT_ONCPU] + t->pct[CT_RUNQ] >= cfg->work_pct &&
-	       t->futex_top_pct >= cfg->top_addr_pct;
+	       t->top_word_blocked_pct >= cfg->top_addr_pct;
 }
 
 int lock_contention_check(const struct sched_interval *iv, const struct lockc_config *cfg,

@@ -6,7 +6,7 @@
 #define DBTRACE_FINDINGS_LOCK_CONTENTION_H
 
 #include "findings/finding.h"
-#include "model/sched_model.h"
+#include "model/sched_interval.h"
 
 struct lockc_config {
 	double futex_pct;              /* default 30: futex share of the class's thread time */

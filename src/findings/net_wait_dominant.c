@@ -45,7 +45,7 @@ static const struct net_port_stats *slow_port(const struct net_interval *ni,
 	return best;
 }
 
-static void describe(struct finding *f, const struct sched_proc_stats *p,
+static void describe(struct finding *f, const struct sched_group_stats *p,
 		     const struct sched_class_stats *c, const struct net_port_stats *cl,
 		     const struct net_port_stats *sv, double dt_s)
 {
@@ -83,8 +83,8 @@ int net_wait_dominant_check(const struct sched_interval *si, const struct net_in
 
 	if (!client)
 		return 0;
-	for (int i = 0; i < si->n_procs; i++) {
-		const struct sched_proc_stats *p = &si->procs[i];
+	for (int i = 0; i < si->n_groups; i++) {
+		const struct sched_group_stats *p = &si->groups[i];
 
 		for (int k = 0; k < p->n_classes; k++) {
 			const struct sched_class_stats *c = &p->classes[k];

@@ -10,7 +10,7 @@
 
 #include "findings/finding.h"
 #include "model/net_model.h"
-#include "model/sched_model.h"
+#include "model/sched_interval.h"
 
 struct netwait_config {
 	double net_pct;                /* default 50: net share of the class's thread time */
@@ -34,7 +34,7 @@ void netwait_config_default(struct netwait_config *cfg);
  * client class waiting in recv() for each reply matches the rule's
  * numbers as well as the server does: this tells them apart. I/O, so the
  * caller's (sysinfo/port_socket.h); NULL judges without it. */
-typedef int (*netwait_serves_fn)(const struct sched_proc_stats *p, const struct sched_class_stats *c,
+typedef int (*netwait_serves_fn)(const struct sched_group_stats *p, const struct sched_class_stats *c,
 				 uint16_t port, void *arg);
 
 int net_wait_dominant_check(const struct sched_interval *si, const struct net_interval *ni,

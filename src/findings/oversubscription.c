@@ -16,7 +16,7 @@ bool oversubscription_candidate(const struct sched_class_stats *c, const struct 
 	return c->threads > 1 && !isnan(c->runq_p99_us) && c->runq_p99_us > cfg->runq_p99_us;
 }
 
-static void describe(struct finding *f, const struct sched_proc_stats *p,
+static void describe(struct finding *f, const struct sched_group_stats *p,
 		     const struct sched_class_stats *c, double dt_s)
 {
 	double excess = c->runnable_avg / c->allowed_cpus;
@@ -45,7 +45,7 @@ static void describe(struct finding *f, const struct sched_proc_stats *p,
 		 c->threads, c->name, c->allowed_cpus, c->runq_p99_us / 1000, c->allowed_cpus);
 }
 
-static bool fires(const struct sched_proc_stats *p, const struct sched_class_stats *c,
+static bool fires(const struct sched_group_stats *p, const struct sched_class_stats *c,
 		  const void *config)
 {
 	const struct oversub_config *cfg = config;

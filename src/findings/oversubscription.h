@@ -4,7 +4,7 @@
 #define DBTRACE_FINDINGS_OVERSUBSCRIPTION_H
 
 #include "findings/finding.h"
-#include "model/sched_model.h"
+#include "model/sched_interval.h"
 
 struct oversub_config {
 	double runq_p99_us;            /* default 1000: 1 ms */

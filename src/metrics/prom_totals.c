@@ -304,7 +304,7 @@ static int grow_cpus(struct prom_totals *t, size_t ncpus)
 	return 0;
 }
 
-static void add_cpus(struct prom_totals *t, const struct interval_view *iv)
+static void add_cpus(struct prom_totals *t, const struct interval *iv)
 {
 	for (int i = 0; i < iv->ncpus; i++) {
 		const struct cpu_row *r = &iv->rows[i];
@@ -330,8 +330,8 @@ static void add_classes(struct prom_totals *t, const struct sched_interval *si)
 	for (int i = 0; i < t->classes.n_live; i++)
 		live[i].v.threads = live[i].v.procs = 0;
 	t->other_class.v.threads = t->other_class.v.procs = 0;
-	for (int p = 0; p < si->n_procs; p++) {
-		const struct sched_proc_stats *ps = &si->procs[p];
+	for (int p = 0; p < si->n_groups; p++) {
+		const struct sched_group_stats *ps = &si->groups[p];
 
 		for (int k = 0; k < ps->n_classes; k++) {
 			const struct sched_class_stats *c = &ps->classes[k];
@@ -443,7 +443,7 @@ static void add_findings(struct prom_totals *t, const struct finding_list *l)
 	qsort(t->findings, (size_t)t->n_findings, sizeof(*t->findings), by_severity);
 }
 
-int prom_totals_add(struct prom_totals *t, const struct interval_view *iv)
+int prom_totals_add(struct prom_totals *t, const struct interval *iv, const struct finding_list *found)
 {
 	int ncpus = iv->ncpus;
 
@@ -454,15 +454,15 @@ int prom_totals_add(struct prom_totals *t, const struct interval_view *iv)
 	if (ncpus > 0 && grow_cpus(t, (size_t)ncpus))
 		return -ENOMEM;
 	add_cpus(t, iv);
-	if (iv->sched)
-		add_classes(t, iv->sched);
-	if (iv->net) {
-		add_ports(t, iv->net);
-		add_devs(t, iv->net);
+	if (iv->have_sched)
+		add_classes(t, &iv->sched);
+	if (iv->have_net) {
+		add_ports(t, &iv->net);
+		add_devs(t, &iv->net);
 	}
-	if (iv->loss && prom_loss_add(&t->loss, iv->loss))
+	if (iv->have_loss && prom_loss_add(&t->loss, &iv->loss))
 		return -ENOMEM;
-	add_findings(t, iv->findings);
+	add_findings(t, found);
 	t->run.intervals++;
 	t->run.interval_s = iv->dt_s;
 	t->run.lost_events = iv->lost_events;

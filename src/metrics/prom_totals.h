@@ -100,8 +100,8 @@ struct prom_totals;
 int prom_totals_new(struct prom_totals **out, int top_n);
 void prom_totals_free(struct prom_totals *t);
 
-/* Adds one interval. Returns 0 or -ENOMEM. */
-int prom_totals_add(struct prom_totals *t, const struct interval_view *iv);
+/* Adds one interval and keeps its findings. Returns 0 or -ENOMEM. */
+int prom_totals_add(struct prom_totals *t, const struct interval *iv, const struct finding_list *found);
 
 /* top_n as applied: keys per kind with totals of their own. */
 int prom_totals_limit(const struct prom_totals *t);

@@ -288,15 +288,15 @@ void class_time_finish(struct class_time *ct)
 
 		for (int s = CT_BLOCKED_FIRST; s < CT_STATES; s++)
 			blocked += ct->ns[s];
-		ct->futex_top_pct = ct->n_futex && blocked ? 100.0 * (double)ct->futex_ns[0] / (double)blocked : NAN;
+		ct->top_word_blocked_pct = ct->n_futex && blocked ? 100.0 * (double)ct->futex_ns[0] / (double)blocked : NAN;
 		/* the words' times are the kernel side's, the blocked total
 		 * the reconciled one: they may differ by the residual */
-		if (ct->futex_top_pct > 100)
-			ct->futex_top_pct = 100;
+		if (ct->top_word_blocked_pct > 100)
+			ct->top_word_blocked_pct = 100;
 	}
 }
 
-double class_time_word_pct(const struct class_time *ct)
+double class_time_top_word_futex_pct(const struct class_time *ct)
 {
 	double pct;
 

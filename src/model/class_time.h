@@ -61,7 +61,10 @@ struct class_time {
 	double pct[CT_STATES];
 	double blocked_pct, sum_pct, residual_pct;
 	double futex_p50_us, futex_p99_us;  /* from the class's histogram; NAN: no wait */
-	double futex_top_pct;              /* the top word's share of the blocked time */
+	/* the top futex word's share of the class's blocked time (all six
+	 * reasons); its share of the futex time alone is
+	 * class_time_top_word_futex_pct() */
+	double top_word_blocked_pct;
 };
 
 /* What the model keeps of a thread's struct dbt_sched_blocked (the
@@ -108,7 +111,8 @@ void class_time_add(struct class_time *a, const struct class_time *b);
 void class_time_finish(struct class_time *ct);
 /* The top futex word's (futex_addr[0], after class_time_finish) share of
  * the futex state's time, at most 100: near 100, the class's threads
- * queue on one lock. NAN when it has no futex wait. */
-double class_time_word_pct(const struct class_time *ct);
+ * queue on one lock. NAN when it has no futex wait. (Its share of the
+ * whole blocked time is top_word_blocked_pct.) */
+double class_time_top_word_futex_pct(const struct class_time *ct);
 
 #endif

@@ -47,6 +47,21 @@ const char *clock_fn_name(const struct clock_fn_table *t, int slot)
 	return t->name[slot];
 }
 
+int clock_fn_slot(struct clock_fn_table *t, const char *name)
+{
+	if (!name || !strcmp(name, "other"))
+		return 0;
+	for (int i = 1; i < DBT_CLOCK_FN_SLOTS; i++) {
+		if (!strcmp(t->name[i], name))
+			return i;
+		if (!t->name[i][0]) {
+			snprintf(t->name[i], sizeof(t->name[i]), "%s", name);
+			return i;
+		}
+	}
+	return 0;
+}
+
 const char *clock_sys_name(int k)
 {
 	static const char *const names[DBT_CLOCK_SYS_N] = {
@@ -199,9 +214,9 @@ static int class_cmp(const void *a, const void *b)
 	return cmp_stats(a, b);
 }
 
-static int proc_cmp(const void *a, const void *b)
+static int group_cmp(const void *a, const void *b)
 {
-	const struct clock_proc_stats *x = a, *y = b;
+	const struct clock_group_stats *x = a, *y = b;
 	int r = cmp_stats(&x->total, &y->total);
 
 	if (r)
@@ -211,9 +226,9 @@ static int proc_cmp(const void *a, const void *b)
 
 void clock_interval_free(struct clock_interval *iv)
 {
-	for (int i = 0; i < iv->n_procs; i++)
-		free(iv->procs[i].classes);
-	free(iv->procs);
+	for (int i = 0; i < iv->n_groups; i++)
+		free(iv->groups[i].classes);
+	free(iv->groups);
 	memset(iv, 0, sizeof(*iv));
 }
 
@@ -257,8 +272,8 @@ static void group_see(struct group_seen *g, const struct clock_thread_sample *t)
 }
 
 /* One process from its group's class sums acc (indexed by map class). */
-static int build_proc(const struct class_map *map, size_t group, const struct clock_stats *acc,
-		      const char *comm, double dt_s, struct clock_proc_stats *p)
+static int build_group(const struct class_map *map, size_t group, const struct clock_stats *acc,
+		      const char *comm, double dt_s, struct clock_group_stats *p)
 {
 	const struct class_map_group *g = &map->groups[group];
 
@@ -303,7 +318,7 @@ static void uncount_stats(struct clock_stats *s)
 	s->reads_per_s = NAN;
 }
 
-static void uncount_proc(struct clock_proc_stats *p)
+static void uncount_group(struct clock_group_stats *p)
 {
 	uncount_stats(&p->total);
 	for (int c = 0; c < p->n_classes; c++)
@@ -331,8 +346,8 @@ int clock_interval_compute(const struct clock_snapshot *prev, const struct clock
 		return 0;
 	acc = calloc(map->n_classes ? map->n_classes : 1, sizeof(*acc));
 	seen = calloc(map->n_groups, sizeof(*seen));
-	out->procs = calloc(map->n_groups, sizeof(*out->procs));
-	if (!acc || !seen || !out->procs) {
+	out->groups = calloc(map->n_groups, sizeof(*out->groups));
+	if (!acc || !seen || !out->groups) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -352,11 +367,11 @@ int clock_interval_compute(const struct clock_snapshot *prev, const struct clock
 		group_see(&seen[m->group], b);
 	}
 	for (size_t g = 0; g < map->n_groups; g++) {
-		struct clock_proc_stats *p = &out->procs[out->n_procs];
+		struct clock_group_stats *p = &out->groups[out->n_groups];
 
 		if (!seen[g].threads)
 			continue;
-		err = build_proc(map, g, acc, seen[g].comm, out->dt_s, p);
+		err = build_group(map, g, acc, seen[g].comm, out->dt_s, p);
 		if (err)
 			goto out;
 		/* the process comm is known only once its threads are grouped */
@@ -364,55 +379,16 @@ int clock_interval_compute(const struct clock_snapshot *prev, const struct clock
 			free(p->classes);
 			continue;
 		}
-		out->n_procs++;
+		out->n_groups++;
 	}
-	qsort(out->procs, (size_t)out->n_procs, sizeof(*out->procs), proc_cmp);
+	qsort(out->groups, (size_t)out->n_groups, sizeof(*out->groups), group_cmp);
 	if (!clock_syscalls_counted(out->syscall_method))
-		for (int i = 0; i < out->n_procs; i++)
-			uncount_proc(&out->procs[i]);
+		for (int i = 0; i < out->n_groups; i++)
+			uncount_group(&out->groups[i]);
 out:
 	free(acc);
 	free(seen);
 	if (err)
 		clock_interval_free(out);
 	return err;
-}
-
-int clock_vdso_share(const struct clock_interval *ci, const struct class_map *map,
-		     struct sched_interval *si)
-{
-	const struct clock_stats **row = calloc(map->n_classes ? map->n_classes : 1, sizeof(*row));
-	const struct clock_proc_stats **proc = calloc(map->n_groups ? map->n_groups : 1, sizeof(*proc));
-
-	if (!row || !proc) {
-		free(row);
-		free(proc);
-		return -ENOMEM;
-	}
-	for (int i = 0; i < ci->n_procs; i++) {
-		const struct clock_proc_stats *cp = &ci->procs[i];
-
-		if (cp->map_group >= 0 && (size_t)cp->map_group < map->n_groups)
-			proc[cp->map_group] = cp;
-		for (int k = 0; k < cp->n_classes; k++)
-			if (cp->classes[k].map_class >= 0 &&
-			    (size_t)cp->classes[k].map_class < map->n_classes)
-				row[cp->classes[k].map_class] = &cp->classes[k];
-	}
-	for (int i = 0; i < si->n_procs; i++) {
-		struct sched_proc_stats *p = &si->procs[i];
-
-		if (p->map_group < 0 || (size_t)p->map_group >= map->n_groups || !proc[p->map_group])
-			continue;
-		p->total.vdso_pct = proc[p->map_group]->total.vdso_pct;
-		for (int k = 0; k < p->n_classes; k++) {
-			int c = p->classes[k].map_class;
-
-			if (c >= 0 && (size_t)c < map->n_classes && row[c])
-				p->classes[k].vdso_pct = row[c]->vdso_pct;
-		}
-	}
-	free(row);
-	free(proc);
-	return 0;
 }

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include "dbtrace/clock.h"
 #include "model/class_map.h"
-#include "model/sched_model.h"
+#include "model/sched_interval.h"   /* struct sched_filter */
 #include "model/thread_class.h"
 #include "sysinfo/vdso.h"
 
@@ -46,6 +46,10 @@ void clock_fn_table_build(const struct vdso_syms *syms, uint64_t text_len,
 			  struct clock_fn_table *t);
 /* The slot's name; "other" for slot 0 or an unnamed slot. */
 const char *clock_fn_name(const struct clock_fn_table *t, int slot);
+/* The slot of a function named name, given the next free one when it is
+ * new (a table made from a capture's names); 0 ("other") for NULL,
+ * "other" or a full table. */
+int clock_fn_slot(struct clock_fn_table *t, const char *name);
 
 /* Syscall names in enum dbt_clock_sys order. */
 const char *clock_sys_name(int k);
@@ -67,7 +71,9 @@ struct clock_stats {
 	double per_s[DBT_CLOCK_SYS_N];
 };
 
-struct clock_proc_stats {
+/* One group of processes (as in the sched view: the same class map),
+ * named and keyed by its leader. */
+struct clock_group_stats {
 	int pid;
 	int map_group;                 /* its group in the window's class_map; -1: none */
 	char comm[16];
@@ -78,8 +84,8 @@ struct clock_proc_stats {
 
 struct clock_interval {
 	double dt_s;
-	struct clock_proc_stats *procs; /* by vDSO + clock-syscall samples, then samples */
-	int n_procs;
+	struct clock_group_stats *groups; /* by vDSO + clock-syscall samples, then samples */
+	int n_groups;
 	/* the family over the window (all CPUs) */
 	uint64_t samples, idle_samples, kthread_samples, update_failed;
 	uint64_t evictions;            /* threads whose counters the LRU map dropped */
@@ -121,11 +127,5 @@ void clock_interval_free(struct clock_interval *iv);
 
 /* Rates and shares from the raw sums over dt_s seconds. */
 void clock_stats_finish(struct clock_stats *s, double dt_s);
-
-/* Puts the clock family's vDSO share beside each row of the sched view
- * that has a clock row: si and ci were computed over the same map, so a
- * class (and a group) has one index in both. Returns 0 or -ENOMEM. */
-int clock_vdso_share(const struct clock_interval *ci, const struct class_map *map,
-		     struct sched_interval *si);
 
 #endif

@@ -8,7 +8,7 @@
 #include "model/cpu_model.h"
 #include "model/loss_model.h"
 #include "model/net_model.h"
-#include "model/sched_model.h"
+#include "model/sched_snapshot.h"
 
 struct world_snapshot {
 	struct cpu_snapshot cpu;

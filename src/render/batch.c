@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static int print_cpus(FILE *out, const struct interval_view *iv, char sort_key)
+static int print_cpus(FILE *out, const struct interval *iv, char sort_key)
 {
 	char line[512];
 	int *order, n;
@@ -18,7 +18,7 @@ static int print_cpus(FILE *out, const struct interval_view *iv, char sort_key)
 		return -ENOMEM;
 	cpu_table_header(line, sizeof(line), sort_key);
 	fprintf(out, "%s\n", line);
-	cpu_table_row(line, sizeof(line), iv->total, iv->dt_s);
+	cpu_table_row(line, sizeof(line), &iv->total, iv->dt_s);
 	fprintf(out, "%s\n", line);
 	n = cpu_table_sort(iv->rows, iv->ncpus, sort_key, order);
 	for (int i = 0; i < n; i++) {
@@ -29,56 +29,35 @@ static int print_cpus(FILE *out, const struct interval_view *iv, char sort_key)
 	return 0;
 }
 
-static int print_classes(FILE *out, const struct interval_view *iv, char sort_key)
+/* The class view or the time view (render/class_view.h). */
+static int print_class_view(FILE *out, const struct interval *iv, const struct class_view *v, char sort_key,
+			    bool all)
 {
-	struct class_row *rows;
+	struct class_rows rows;
 	char line[512];
-	int n;
+	int err;
 
-	class_table_header(line, sizeof(line), sort_key);
+	class_view_header(v, line, sizeof(line), sort_key);
 	fprintf(out, "%s\n", line);
-	if (!iv->sched) {
+	if (!iv->have_sched) {
 		fprintf(out, "(sched probes not attached)\n");
 		return 0;
 	}
-	n = class_table_rows(iv->sched, sort_key, &rows);
-	if (n < 0)
-		return n;
-	for (int i = 0; i < n; i++) {
-		class_table_row(line, sizeof(line), &rows[i]);
+	err = class_view_rows(v, &iv->sched, sort_key, all, &rows);
+	if (err)
+		return err;
+	for (int i = 0; i < rows.n; i++) {
+		class_view_row(v, line, sizeof(line), &rows.row[i]);
 		fprintf(out, "%s\n", line);
 	}
-	free(rows);
-	return 0;
-}
-
-static int print_time(FILE *out, const struct interval_view *iv, char sort_key)
-{
-	struct class_row *rows;
-	char line[512];
-	int n;
-
-	time_table_header(line, sizeof(line), sort_key);
-	fprintf(out, "%s\n", line);
-	if (!iv->sched) {
-		fprintf(out, "(sched probes not attached)\n");
-		return 0;
-	}
-	n = time_table_rows(iv->sched, sort_key, &rows);
-	if (n < 0)
-		return n;
-	for (int i = 0; i < n; i++) {
-		time_table_row(line, sizeof(line), &rows[i]);
-		fprintf(out, "%s\n", line);
-	}
-	free(rows);
+	class_rows_free(&rows);
 	return 0;
 }
 
 /* The network view: devices, then ports. */
-static int print_net(FILE *out, const struct interval_view *iv, char sort_key)
+static int print_net(FILE *out, const struct interval *iv, char sort_key)
 {
-	const struct net_interval *ni = iv->net;
+	const struct net_interval *ni = iv->have_net ? &iv->net : NULL;
 	char line[512];
 	int *order, n;
 
@@ -109,7 +88,8 @@ static int print_net(FILE *out, const struct interval_view *iv, char sort_key)
 	return 0;
 }
 
-int batch_print(FILE *out, const struct interval_view *iv, enum top_view view, char sort_key)
+int batch_print(FILE *out, const struct interval *iv, const struct finding_list *found, enum top_view view,
+		char sort_key, bool all)
 {
 	char stamp[16];
 	time_t now = time(NULL);
@@ -122,13 +102,13 @@ int batch_print(FILE *out, const struct interval_view *iv, enum top_view view, c
 		stamp, iv->t_s, iv->dt_s, (unsigned long long)iv->lost_events,
 		(unsigned long long)iv->thread_evictions);
 	err = view == TOP_VIEW_NET       ? print_net(out, iv, sort_key)
-	      : view == TOP_VIEW_CLASSES ? print_classes(out, iv, sort_key)
-	      : view == TOP_VIEW_TIME    ? print_time(out, iv, sort_key)
+	      : view == TOP_VIEW_CLASSES ? print_class_view(out, iv, &class_table_view, sort_key, all)
+	      : view == TOP_VIEW_TIME    ? print_class_view(out, iv, &time_table_view, sort_key, all)
 					 : print_cpus(out, iv, sort_key);
 	if (err)
 		return err;
-	for (int i = 0; iv->findings && i < iv->findings->n; i++) {
-		const struct finding *f = &iv->findings->items[i];
+	for (int i = 0; found && i < found->n; i++) {
+		const struct finding *f = &found->items[i];
 
 		fprintf(out, "FINDING %s %s: %s\n", finding_severity_name(f->severity), f->id, f->title);
 	}

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "findings/finding.h"
 #include "session/interval.h"
 
 /* The views of `top`, in the order the 'v' key cycles through them. */
@@ -15,6 +16,10 @@ enum top_view {
 	TOP_VIEW_COUNT,
 };
 
-int batch_print(FILE *out, const struct interval_view *iv, enum top_view view, char sort_key);
+/* One interval's view (and its findings) as text; all: every class in
+ * the class and time views, none folded into "other" (render/class_view.h).
+ * Returns 0 or a negative errno. */
+int batch_print(FILE *out, const struct interval *iv, const struct finding_list *found, enum top_view view,
+		char sort_key, bool all);
 
 #endif

@@ -1,27 +1,13 @@
-/* The thread-class table as text, shared by `top` and `top --batch
- * --view classes`. Pure: formats into buffers. */
+/* The thread-class view as text (`top`, `top --batch --view classes`):
+ * the classes section's figures (figures/figures.h) that have a place in
+ * top, beside each row's group; drawn by render/class_view.h. */
 #ifndef DBTRACE_RENDER_CLASS_TABLE_H
 #define DBTRACE_RENDER_CLASS_TABLE_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include "model/sched_model.h"
+#include "render/class_view.h"
 
-#define CLASS_TABLE_DEFAULT_SORT 'I'   /* involuntary switches/s */
+#define CLASS_TABLE_DEFAULT_SORT 'R'   /* runnable: the classes' cost, busiest first */
 
-/* A row: one class of one process. */
-struct class_row {
-	const struct sched_proc_stats *proc;
-	const struct sched_class_stats *cls;
-};
-
-bool class_table_valid_key(char key);
-const char *class_table_key_help(void);
-void class_table_header(char *buf, size_t len, char sort_key);
-void class_table_row(char *buf, size_t len, const struct class_row *r);
-
-/* Flattens the interval into rows (caller frees *rows) sorted by the
- * column, highest first. Returns the number of rows or -ENOMEM. */
-int class_table_rows(const struct sched_interval *iv, char sort_key, struct class_row **rows);
+extern const struct class_view class_table_view;
 
 #endif

@@ -1,109 +1,105 @@
 #define _GNU_SOURCE
 #include "render/cpu_table.h"
+#include "render/fig_cols.h"
 #include "render/table_cols.h"
 #include "render/text.h"
 
+#include <math.h>
 #include <stdlib.h>
 
-/* Cell kinds: the CPU number (or "all", and "offline" ends the row),
- * counts shown per second, and shares and times. */
-enum col_kind { COL_CPU, COL_RATE, COL_NUM };
+/* The table's own columns: the CPU number (or "all", and "offline" ends
+ * the row), and NET_RX runs shown per second; the rest are the CPUs
+ * section's figures (figures/figures_cpus.c). */
+enum { COL_CPU = 1, COL_RX_RATE };
 
-static const struct cpu_row *row(const void *r) { return r; }
-
-static double get_cpu(const void *r) { return row(r)->cpu; }
-static double get_usr(const void *r) { return row(r)->usr_pct; }
-static double get_sys(const void *r) { return row(r)->sys_pct; }
-static double get_si(const void *r) { return row(r)->softirq_total_pct; }
-static double get_net_rx(const void *r) { return row(r)->softirq_pct[DBT_SOFTIRQ_NET_RX]; }
-static double get_net_tx(const void *r) { return row(r)->softirq_pct[DBT_SOFTIRQ_NET_TX]; }
-static double get_timer(const void *r) { return row(r)->softirq_pct[DBT_SOFTIRQ_TIMER]; }
-static double get_sched(const void *r) { return row(r)->softirq_pct[DBT_SOFTIRQ_SCHED]; }
-static double get_rcu(const void *r) { return row(r)->softirq_pct[DBT_SOFTIRQ_RCU]; }
-static double get_hi(const void *r) { return row(r)->hardirq_pct; }
-static double get_idle(const void *r) { return row(r)->idle_pct; }
-static double get_steal(const void *r) { return row(r)->steal_pct; }
-static double get_rx_rate(const void *r) { return (double)row(r)->entries[DBT_SOFTIRQ_NET_RX]; }
-static double get_wait99(const void *r) { return row(r)->wait_all_p99_us; }
-
-static const struct table_col columns[] = {
-	{ 'c', "CPU", 4, TABLE_LEFT, COL_CPU, 0, get_cpu },
-	{ 'u', "%usr", 6, TABLE_RIGHT, COL_NUM, 1, get_usr },
-	{ 's', "%sys", 6, TABLE_RIGHT, COL_NUM, 1, get_sys },
-	{ 'S', "%si", 6, TABLE_RIGHT, COL_NUM, 1, get_si },
-	{ 'n', "NET_RX", 7, TABLE_RIGHT, COL_NUM, 1, get_net_rx },
-	{ 't', "NET_TX", 7, TABLE_RIGHT, COL_NUM, 1, get_net_tx },
-	{ 'T', "TIMER", 6, TABLE_RIGHT, COL_NUM, 1, get_timer },
-	{ 'h', "SCHED", 6, TABLE_RIGHT, COL_NUM, 1, get_sched },
-	{ 'r', "RCU", 6, TABLE_RIGHT, COL_NUM, 1, get_rcu },
-	{ 'H', "%hirq", 6, TABLE_RIGHT, COL_NUM, 1, get_hi },
-	{ 'i', "%idle", 6, TABLE_RIGHT, COL_NUM, 1, get_idle },
-	{ 'l', "%steal", 6, TABLE_RIGHT, COL_NUM, 1, get_steal },
-	{ 'x', "rx/s", 8, TABLE_RIGHT, COL_RATE, 0, get_rx_rate },
-	{ 'w', "wait99us", 9, TABLE_RIGHT, COL_NUM, 0, get_wait99 },
+static const struct fig_own_col own[] = {
+	{ COL_CPU, { .key = 'c', .title = "CPU", .width = 4, .at = 10 }, true },
+	{ COL_RX_RATE, { .key = 'x', .title = "rx/s", .width = 8, .at = 130 }, false },
 };
-#define NCOLS (sizeof(columns) / sizeof(columns[0]))
 
-static const struct table_col *find(char key)
+static const struct fig_table *const tables[] = { &fig_cpus };
+
+static int cols_of(struct fig_tcol *cols)
 {
-	return table_col_find(columns, NCOLS, key);
+	return fig_cols(own, (int)(sizeof(own) / sizeof(own[0])), tables, 1, cols);
 }
 
 bool cpu_table_valid_key(char key)
 {
-	return find(key) != NULL;
+	struct fig_tcol cols[FIG_COLS_MAX];
+
+	return fig_cols_find(cols, cols_of(cols), key) != NULL;
 }
 
 const char *cpu_table_key_help(void)
 {
-	return "sort: c cpu  u usr  s sys  S si  n NET_RX  t NET_TX  T TIMER  h SCHED  r RCU  "
-	       "H hirq  i idle  l steal  x rx/s  w wait99   v class view  q quit";
+	static char help[512];
+	struct fig_tcol cols[FIG_COLS_MAX];
+
+	return fig_cols_help(cols, cols_of(cols), "sort", "v class view  q quit", help, sizeof(help));
 }
 
 void cpu_table_header(char *buf, size_t len, char sort_key)
 {
-	table_header(buf, len, columns, NCOLS, sort_key);
+	struct fig_tcol cols[FIG_COLS_MAX];
+
+	fig_cols_header(buf, len, cols, cols_of(cols), sort_key);
+}
+
+/* A column's number: the CPU's, its NET_RX runs (a count: a rate shown),
+ * a figure's. */
+static double value(const struct fig_tcol *c, const struct cpu_row *r)
+{
+	const void *rows[] = { r };
+
+	if (!c->own)
+		return fig_cols_sort_value(c, rows);
+	return c->own->id == COL_CPU ? r->cpu : (double)r->entries[DBT_SOFTIRQ_NET_RX];
 }
 
 void cpu_table_row(char *buf, size_t len, const struct cpu_row *r, double dt_s)
 {
+	struct fig_tcol cols[FIG_COLS_MAX];
+	const void *rows[] = { r };
+	int n = cols_of(cols);
 	size_t at = 0;
 
 	if (!len)
 		return;
 	buf[0] = 0;
-	for (size_t i = 0; i < NCOLS; i++) {
-		const struct table_col *c = &columns[i];
-		double v = c->get(r);
+	for (int i = 0; i < n; i++) {
+		const struct fig_tcol *c = &cols[i];
 		const char *sep = i ? " " : "";
 
-		switch (c->kind) {
-		case COL_CPU:
+		if (!c->own) {   /* "-": not measured (no family, no /proc/stat, no wait) */
+			at = fig_cols_cell(buf, len, at, sep, c, tables, rows, 64);
+		} else if (c->own->id == COL_RX_RATE) {
+			at = table_num(buf, len, at, sep, c->col.width, c->col.decimals,
+				       dt_s > 0 ? value(c, r) / dt_s : 0);
+		} else {
 			if (r->cpu < 0)
-				at = text_put(buf, len, at, "%-*s", c->width, "all");
+				at = text_put(buf, len, at, "%-*s", c->col.width, "all");
 			else
-				at = text_put(buf, len, at, "%-*d", c->width, r->cpu);
+				at = text_put(buf, len, at, "%-*d", c->col.width, r->cpu);
 			if (!r->valid) {
 				text_put(buf, len, at, " offline");
 				return;
 			}
-			break;
-		case COL_RATE:
-			at = table_num(buf, len, at, sep, c->width, c->decimals, dt_s > 0 ? v / dt_s : 0);
-			break;
-		default:   /* "-": not measured (no family, no /proc/stat, no wait) */
-			at = table_num(buf, len, at, sep, c->width, c->decimals, v);
-			break;
 		}
 	}
 }
 
+struct sort {
+	const struct cpu_row *rows;
+	const struct fig_tcol *col;
+};
+
 static int compare(const void *a, const void *b, void *arg)
 {
-	const struct cpu_row *rows = ((const struct cpu_row **)arg)[0];
-	const struct table_col *col = ((const struct table_col **)arg)[1];
-	const struct cpu_row *ra = &rows[*(const int *)a], *rb = &rows[*(const int *)b];
-	int c = col->kind == COL_CPU ? 0 : table_cmp_desc(col->get(ra), col->get(rb));
+	const struct sort *s = arg;
+	const struct cpu_row *ra = &s->rows[*(const int *)a], *rb = &s->rows[*(const int *)b];
+	int c = s->col->own && s->col->own->id == COL_CPU ? 0
+		: table_cmp_desc(value(s->col, ra), value(s->col, rb));
 
 	if (c)
 		return c;
@@ -112,17 +108,15 @@ static int compare(const void *a, const void *b, void *arg)
 
 int cpu_table_sort(const struct cpu_row *rows, int n, char sort_key, int *order)
 {
-	const struct table_col *col = find(sort_key);
-	const void *arg[2];
-	int k = 0;
+	struct fig_tcol cols[FIG_COLS_MAX];
+	int ncols = cols_of(cols), k = 0;
+	struct sort s = { rows, fig_cols_find(cols, ncols, sort_key) };
 
-	if (!col)
-		col = find(CPU_TABLE_DEFAULT_SORT);
+	if (!s.col)
+		s.col = fig_cols_find(cols, ncols, CPU_TABLE_DEFAULT_SORT);
 	for (int i = 0; i < n; i++)
 		if (rows[i].valid)
 			order[k++] = i;
-	arg[0] = rows;
-	arg[1] = col;
-	qsort_r(order, (size_t)k, sizeof(*order), compare, (void *)arg);
+	qsort_r(order, (size_t)k, sizeof(*order), compare, &s);
 	return k;
 }

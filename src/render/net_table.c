@@ -1,104 +1,76 @@
 #include "render/net_table.h"
+#include "render/fig_cols.h"
 #include "render/table_cols.h"
 #include "render/text.h"
-#include "model/hist.h"
 
 #include <math.h>
+#include <stdlib.h>
 
-/* --- devices ------------------------------------------------------------ */
+/* Each table's own columns (a device's name; a port and its role); the
+ * rest are the net section's figures (figures/figures_net.c) and the
+ * loss family's beside them (figures_loss.c). */
+enum { COL_DEVICE = 1, COL_PORT, COL_ROLE };
 
-static const struct net_dev_stats *dev(const void *d) { return d; }
+static const struct fig_own_col dev_own[] = {
+	{ COL_DEVICE, { .key = 0, .title = "DEVICE", .width = 24, .at = 10 }, true },
+};
+static const struct fig_table *const dev_tables[] = { &fig_devices, &fig_dev_loss };
 
-/* Both directions; an unknown one counts as nothing. */
-static double both(double tx, double rx)
+static const struct fig_own_col port_own[] = {
+	{ COL_PORT, { .key = 0, .title = "PORT", .width = 6, .at = 10 }, true },
+	{ COL_ROLE, { .key = 0, .title = "ROLE", .width = 6, .at = 20 }, true },
+};
+static const struct fig_table *const port_tables[] = { &fig_ports, &fig_port_loss };
+
+#define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static int dev_cols(struct fig_tcol *cols)
 {
-	return (isnan(tx) ? 0 : tx) + (isnan(rx) ? 0 : rx);
+	return fig_cols(dev_own, NCOLS(dev_own), dev_tables, NCOLS(dev_tables), cols);
 }
 
-static double dev_mbit(const void *d) { return both(dev(d)->tx_mbps, dev(d)->rx_mbps); }
-static double dev_pps(const void *d) { return both(dev(d)->tx_pps, dev(d)->rx_pps); }
-static double dev_txq99(const void *d) { return dev(d)->txq_p99_us; }
-
-/* The two rate keys sort by both directions and mark the TX column. */
-static const struct table_col dev_cols[] = {
-	{ 0, "DEVICE", 24, TABLE_LEFT, 0, 0, NULL },
-	{ 0, "SPEED", 7, TABLE_RIGHT, 0, 0, NULL },
-	{ 'P', "TXpps", 9, TABLE_RIGHT, 0, 0, dev_pps },
-	{ 0, "RXpps", 9, TABLE_RIGHT, 0, 0, NULL },
-	{ 'M', "TXMbit", 8, TABLE_RIGHT, 0, 1, dev_mbit },
-	{ 0, "RXMbit", 8, TABLE_RIGHT, 0, 1, NULL },
-	{ 0, "%LINK", 6, TABLE_RIGHT, 0, 1, NULL },
-	{ 0, "TXQp50us", 9, TABLE_RIGHT, 0, 0, NULL },
-	{ 'Q', "TXQp99us", 9, TABLE_RIGHT, 0, 0, dev_txq99 },
-	{ 0, "DROP/s", 7, TABLE_RIGHT, 0, 0, NULL },
-	{ 0, "QDISC", 0, TABLE_RIGHT, 0, 0, NULL },
-};
-
-/* --- ports ------------------------------------------------------------- */
-
-static const struct net_port_stats *port(const void *p) { return p; }
-
-static double port_rate(const void *p) { return port(p)->requests_per_s; }
-static double port_resp99(const void *p) { return port(p)->resp_p99_us; }
-static double port_rxq99(const void *p) { return port(p)->rxq_p99_us; }
-
-static const struct table_col port_cols[] = {
-	{ 0, "PORT", 6, TABLE_LEFT, 0, 0, NULL },
-	{ 0, "ROLE", 6, TABLE_LEFT, 0, 0, NULL },
-	{ 'R', "REQ/s", 9, TABLE_RIGHT, 0, 0, port_rate },
-	{ 0, "RESPp50us", 10, TABLE_RIGHT, 0, 0, NULL },
-	{ '9', "RESPp99us", 10, TABLE_RIGHT, 0, 0, port_resp99 },
-	{ 0, "READS/s", 9, TABLE_RIGHT, 0, 0, NULL },
-	{ 0, "RXQp50us", 9, TABLE_RIGHT, 0, 0, NULL },
-	{ 'X', "RXQp99us", 9, TABLE_RIGHT, 0, 0, port_rxq99 },
-	/* the loss family: retransmitted segments, retransmission timer
-	 * expirations, drops of skbs of this port's sockets */
-	{ 0, "RETX/s", 7, TABLE_RIGHT, 0, 0, NULL },
-	{ 0, "RTO/s", 6, TABLE_RIGHT, 0, 1, NULL },
-	{ 0, "DROP/s", 7, TABLE_RIGHT, 0, 0, NULL },
-};
-
-#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+static int port_cols(struct fig_tcol *cols)
+{
+	return fig_cols(port_own, NCOLS(port_own), port_tables, NCOLS(port_tables), cols);
+}
 
 bool net_table_valid_key(char key)
 {
-	return table_col_find(dev_cols, NCOLS(dev_cols), key) ||
-	       table_col_find(port_cols, NCOLS(port_cols), key);
+	struct fig_tcol d[FIG_COLS_MAX], p[FIG_COLS_MAX];
+
+	return fig_cols_find(d, dev_cols(d), key) || fig_cols_find(p, port_cols(p), key);
 }
 
 const char *net_table_key_help(void)
 {
-	return "sort devices: M Mbit/s  P packets/s  Q txq p99   ports: R requests/s  9 response p99  "
-	       "X rxq p99   v next view  q quit   ~ sampled: 1 in 16 timed";
-}
+	static char help[512];
+	char ports[256];
+	struct fig_tcol d[FIG_COLS_MAX], p[FIG_COLS_MAX];
 
-/* A latency from a histogram that was sampled under load (some timed
- * measurement counts for several) is marked with a trailing '~', in the
- * column's width. */
-static size_t latency(char *buf, size_t len, size_t at, const struct table_col *c, double v,
-		      bool sampled)
-{
-	if (!sampled || isnan(v) || c->width < 2)
-		return table_num(buf, len, at, " ", c->width, c->decimals, v);
-	return text_put(buf, len, at, " %*.*f~", c->width - 1, c->decimals, v);
-}
-
-static bool sampled(const __u64 *hist, uint64_t timed)
-{
-	return timed < hist_total(hist, DBT_HIST_BUCKETS);
+	fig_cols_help(p, port_cols(p), "ports", "v next view  q quit   ~ sampled: 1 in 16 timed", ports,
+		      sizeof(ports));
+	return fig_cols_help(d, dev_cols(d), "sort devices", ports, help, sizeof(help));
 }
 
 void net_dev_header(char *buf, size_t len, char sort_key)
 {
-	table_header(buf, len, dev_cols, NCOLS(dev_cols), sort_key);
+	struct fig_tcol cols[FIG_COLS_MAX];
+
+	fig_cols_header(buf, len, cols, dev_cols(cols), sort_key);
+}
+
+void net_port_header(char *buf, size_t len, char sort_key)
+{
+	struct fig_tcol cols[FIG_COLS_MAX];
+
+	fig_cols_header(buf, len, cols, port_cols(cols), sort_key);
 }
 
 void net_dev_row(char *buf, size_t len, const struct net_dev_stats *d, const struct net_dev_loss *l)
 {
-	/* dev_cols[1] to [9] */
-	const double v[] = { d->speed_mbps, d->tx_pps, d->rx_pps, d->tx_mbps, d->rx_mbps,
-			     d->util_pct, d->txq_p50_us, d->txq_p99_us, l ? l->drops_per_s : NAN };
-	const int w = dev_cols[0].width;
+	struct fig_tcol cols[FIG_COLS_MAX];
+	const void *rows[] = { d, l };
+	int n = dev_cols(cols);
 	char name[64];
 	size_t at = 0;
 
@@ -106,49 +78,73 @@ void net_dev_row(char *buf, size_t len, const struct net_dev_stats *d, const str
 		return;
 	buf[0] = 0;
 	net_dev_subject(d, name, sizeof(name));
-	at = text_put(buf, len, at, "%-*.*s", w, w, name);
-	for (size_t i = 0; i < NCOLS(v); i++)
-		at = latency(buf, len, at, &dev_cols[i + 1], v[i],
-			     (i == 6 || i == 7) && sampled(d->txq_hist, d->txq_timed));
-	text_put(buf, len, at, " %s", d->qdisc_text[0] ? d->qdisc_text : "-");
-}
+	for (int i = 0; i < n; i++) {
+		int w = cols[i].col.width;
 
-void net_port_header(char *buf, size_t len, char sort_key)
-{
-	table_header(buf, len, port_cols, NCOLS(port_cols), sort_key);
+		if (cols[i].own)
+			at = text_put(buf, len, at, "%s%-*.*s", i ? " " : "", w, w, name);
+		else
+			at = fig_cols_cell(buf, len, at, i ? " " : "", &cols[i], dev_tables, rows, 128);
+	}
 }
 
 void net_port_row(char *buf, size_t len, const struct net_port_stats *p, const struct net_port_loss *l)
 {
-	/* port_cols[2] to [10] */
-	const double v[] = { p->requests_per_s, p->resp_p50_us, p->resp_p99_us, p->reads_per_s,
-			     p->rxq_p50_us, p->rxq_p99_us, l ? l->retrans_per_s : NAN,
-			     l ? l->rto_per_s : NAN, l ? l->drops_per_s : NAN };
-	bool resp = sampled(p->resp_hist, p->resp_timed), rxq = sampled(p->rxq_hist, p->rxq_timed);
+	struct fig_tcol cols[FIG_COLS_MAX];
+	const void *rows[] = { p, l };
+	int n = port_cols(cols);
 	size_t at = 0;
 
 	if (!len)
 		return;
 	buf[0] = 0;
-	at = text_put(buf, len, at, "%-*u %-*s", port_cols[0].width, p->port, port_cols[1].width,
-		      net_role_name(p->role));
-	for (size_t i = 0; i < NCOLS(v); i++)
-		at = latency(buf, len, at, &port_cols[i + 2], v[i],
-			     ((i == 1 || i == 2) && resp) || ((i == 4 || i == 5) && rxq));
+	for (int i = 0; i < n; i++) {
+		const char *sep = i ? " " : "";
+		int w = cols[i].col.width;
+
+		if (!cols[i].own)
+			at = fig_cols_cell(buf, len, at, sep, &cols[i], port_tables, rows, 128);
+		else if (cols[i].own->id == COL_PORT)
+			at = text_put(buf, len, at, "%s%-*u", sep, w, p->port);
+		else
+			at = text_put(buf, len, at, "%s%-*s", sep, w, net_role_name(p->role));
+	}
 }
 
 /* Sorting: the key's value, highest first, unknown last, then the
  * model's own order; a key of the other table sorts by the default. */
+static int sort_rows(const void *rows, size_t size, int n, const struct fig_tcol *cols, int ncols, char key,
+		     char dflt, int *order)
+{
+	const struct fig_tcol *c = fig_cols_find(cols, ncols, key);
+	double *v = malloc(sizeof(*v) * (size_t)(n > 0 ? n : 1));
+
+	if (!v)
+		return -1;
+	if (!c)
+		c = fig_cols_find(cols, ncols, dflt);
+	for (int i = 0; i < n; i++) {
+		const void *r[] = { (const char *)rows + (size_t)i * size, NULL };
+
+		v[i] = fig_cols_sort_value(c, r);
+	}
+	table_order_values(v, n, order);
+	free(v);
+	return n;
+}
+
 int net_dev_sort(const struct net_interval *iv, char sort_key, int *order)
 {
-	const struct table_col *c = table_col_find(dev_cols, NCOLS(dev_cols), sort_key);
+	struct fig_tcol cols[FIG_COLS_MAX];
 
-	return table_order(iv->devs, sizeof(*iv->devs), iv->n_devs, c ? c->get : dev_mbit, order);
+	return sort_rows(iv->devs, sizeof(*iv->devs), iv->n_devs, cols, dev_cols(cols), sort_key,
+			 NET_TABLE_DEFAULT_SORT, order);
 }
 
 int net_port_sort(const struct net_interval *iv, char sort_key, int *order)
 {
-	const struct table_col *c = table_col_find(port_cols, NCOLS(port_cols), sort_key);
+	struct fig_tcol cols[FIG_COLS_MAX];
 
-	return table_order(iv->ports, sizeof(*iv->ports), iv->n_ports, c ? c->get : port_rate, order);
+	return sort_rows(iv->ports, sizeof(*iv->ports), iv->n_ports, cols, port_cols(cols), sort_key,
+			 NET_TABLE_PORT_DEFAULT, order);
 }

@@ -29,7 +29,7 @@ static void print_findings(FILE *f, const struct finding_list *l)
 }
 
 struct busy_class {
-	const struct sched_proc_stats *p;
+	const struct sched_group_stats *p;
 	const struct sched_class_stats *c;
 };
 
@@ -56,17 +56,17 @@ static int print_classes(FILE *f, const struct sched_summary *s, int load_pid)
 
 	if (!s)
 		return 0;
-	for (int i = 0; i < s->n_procs; i++)
-		n += (size_t)s->procs[i].n_classes;
+	for (int i = 0; i < s->n_groups; i++)
+		n += (size_t)s->groups[i].n_classes;
 	if (!n)
 		return 0;
 	b = malloc(n * sizeof(*b));
 	if (!b)
 		return -ENOMEM;
 	n = 0;
-	for (int i = 0; i < s->n_procs; i++)
-		for (int k = 0; k < s->procs[i].n_classes; k++)
-			b[n++] = (struct busy_class){ &s->procs[i], &s->procs[i].classes[k] };
+	for (int i = 0; i < s->n_groups; i++)
+		for (int k = 0; k < s->groups[i].n_classes; k++)
+			b[n++] = (struct busy_class){ &s->groups[i], &s->groups[i].classes[k] };
 	qsort(b, n, sizeof(*b), by_oncpu);
 	fprintf(f, "busiest classes:\n  %7s %-15s %-24s %3s %7s %9s\n", "PID", "COMM", "CLASS", "THR",
 		"%CPU", "RQp99us");

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include "findings/finding.h"
 #include "model/net_model.h"
-#include "model/sched_model.h"
+#include "model/sched_summary.h"
 
 /* Rows per section. */
 #define RECORD_SUMMARY_ROWS 5

@@ -1,61 +1,28 @@
 #include "render/report_html.h"
+/* asset_report_css, asset_report_guard_js (in the head: it counts the
+ * page's script errors, which a test reads), asset_report_js (at the end:
+ * the heatmap, the sortable tables): src/render/report*, compiled in */
+#include "render/report_assets.h"
+#include "render/report_table.h"
 #include "core/vec.h"
+#include "model/class_rank.h"
 #include "model/hist.h"
 #include "model/net_loss.h"
 #include "model/softirq_vec.h"
-#include "render/time_table.h"
+#include "figures/figures.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* --- text ------------------------------------------------------------- */
 
-static void esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
-/* Whole numbers as such, others with fewer decimals the larger they
- * are; "-" for not measured. */
-static void fmt(char *buf, size_t len, double v)
-{
-	if (!isfinite(v))
-		snprintf(buf, len, "-");
-	else if (v == floor(v) || fabs(v) >= 1000)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, fabs(v) >= 10 ? "%.1f" : "%.2f", v);
-}
-
-/* A table cell with its raw value for sorting. */
-static void td_num(FILE *f, double v)
-{
-	char buf[32];
-
-	fmt(buf, sizeof(buf), v);
-	if (isfinite(v))
-		fprintf(f, "<td class=\"n\" data-v=\"%.9g\">%s</td>", v, buf);
-	else
-		fprintf(f, "<td class=\"n na\" data-v=\"\">-</td>");
-}
-
-static void td_text(FILE *f, const char *s)
-{
-	fputs("<td>", f);
-	esc(f, s);
-	fputs("</td>", f);
-}
+#define esc report_esc
+#define fmt report_fmt
+#define td_num report_td_num
+#define td_text report_td_text
 
 /* "64µs", "1.02ms", "2.1s" */
 static void fmt_us(char *buf, size_t len, double us)
@@ -70,76 +37,6 @@ static void fmt_us(char *buf, size_t len, double us)
 
 /* --- page frame ------------------------------------------------------- */
 
-static const char style[] =
-	"body{font:14px/1.4 system-ui,sans-serif;margin:0 2em 3em;color:#1d232a;background:#fff}"
-	"h1{font-size:1.6em;margin:.8em 0 .2em}h2{margin-top:1.6em;border-bottom:1px solid #ccd;"
-	"padding-bottom:.2em}h3{margin:.2em 0}"
-	"nav a{margin-right:1em}.meta{color:#556}.meta b{color:#1d232a}"
-	"table{border-collapse:collapse;margin:.5em 0}th,td{padding:2px 8px;border-bottom:1px solid #e4e6ea}"
-	"th{background:#f3f4f6;text-align:left;position:sticky;top:0}th.sortable{cursor:pointer}"
-	"th.sortable:after{content:' \\2195';color:#99a}td.n{text-align:right;font-variant-numeric:tabular-nums}"
-	"td.na{color:#aab}tr.proc td{border-top:2px solid #ccd}"
-	".finding{border-left:6px solid #888;background:#fafafa;padding:.5em 1em;margin:.8em 0}"
-	".sev-critical{border-color:#c0392b}.sev-warning{border-color:#e67e22}.sev-info{border-color:#2980b9}"
-	".badge{display:inline-block;padding:0 .5em;border-radius:3px;color:#fff;font-size:.85em;margin-right:.5em}"
-	".b-critical{background:#c0392b}.b-warning{background:#e67e22}.b-info{background:#2980b9}"
-	".hint{background:#eef6ee;padding:.4em .6em;white-space:pre-wrap}"
-	".ev{display:grid;grid-template-columns:repeat(auto-fill,minmax(240px,1fr));gap:0 1.5em;margin:.4em 0}"
-	".ev div{display:flex;justify-content:space-between;border-bottom:1px solid #e4e6ea}"
-	".ev dt{color:#556;margin-right:1em}.ev dd{margin:0;font-variant-numeric:tabular-nums;text-align:right}"
-	".absent{color:#778;font-style:italic}.hists{display:flex;flex-wrap:wrap;gap:1.5em}"
-	"figure{margin:.5em 0}figcaption{font-weight:600}svg.hist rect.bar{fill:#4a7ab8}"
-	"svg.hist rect.bar:hover{fill:#c0392b}svg.hist text{font-size:10px;fill:#445}"
-	"#heat-wrap{position:relative}#heat-tip{position:absolute;pointer-events:none;background:#222;color:#fff;"
-	"padding:2px 6px;border-radius:3px;font-size:12px;display:none;white-space:nowrap}"
-	"canvas{border:1px solid #ccd}";
-
-/* Counts script errors on the page (a test reads the attribute), then
- * draws the heatmap and makes the tables sortable. */
-static const char script_guard[] =
-	"window.dbtErrors=[];window.addEventListener('error',function(e){"
-	"window.dbtErrors.push(String(e.message));"
-	"document.documentElement.setAttribute('data-js-errors',String(window.dbtErrors.length));});";
-
-static const char script_main[] =
-	"(function(){'use strict';\n"
-	"function color(v,max){if(v===null)return '#d9d9d9';var x=max>0?Math.min(v/max,1):0;"
-	"var h=60-60*x,l=97-52*x;return 'hsl('+h.toFixed(0)+',90%,'+l.toFixed(0)+'%)';}\n"
-	"function heatmap(){var el=document.getElementById('heat-data');if(!el)return;"
-	"var d=JSON.parse(el.textContent),cv=document.getElementById('heat-canvas'),"
-	"sel=document.getElementById('heat-vector'),tip=document.getElementById('heat-tip'),"
-	"leg=document.getElementById('heat-legend');"
-	"var cols=d.t.length,rows=d.cpus.length,left=56,bottom=22,cw=Math.max(2,Math.min(120,Math.floor(1000/Math.max(cols,1)))),"
-	"rh=Math.max(6,Math.min(28,Math.floor(420/Math.max(rows,1))));"
-	"cv.width=left+cols*cw+4;cv.height=rows*rh+bottom;var cx=cv.getContext('2d');"
-	"function draw(){var k=sel.value,s=d.series[k],max=d.max[k]>1?d.max[k]:1;"
-	"cx.clearRect(0,0,cv.width,cv.height);cx.font='11px sans-serif';cx.fillStyle='#333';"
-	"for(var r=0;r<rows;r++){cx.fillStyle='#333';cx.fillText('CPU '+d.cpus[r],4,r*rh+rh/2+4);"
-	"for(var c=0;c<cols;c++){cx.fillStyle=color(s[c][r],max);cx.fillRect(left+c*cw,r*rh,cw,rh-1);}}"
-	"cx.fillStyle='#333';var step=Math.max(1,Math.ceil(cols/10));"
-	"for(var c2=0;c2<cols;c2+=step){cx.fillText(d.t[c2].toFixed(0)+'s',left+c2*cw,rows*rh+15);}"
-	"leg.textContent='0% .. '+max.toFixed(1)+'% of wall time ('+k+')';}"
-	"sel.addEventListener('change',draw);"
-	"cv.addEventListener('mousemove',function(e){var b=cv.getBoundingClientRect(),"
-	"c=Math.floor((e.clientX-b.left-left)/cw),r=Math.floor((e.clientY-b.top)/rh);"
-	"if(c<0||c>=cols||r<0||r>=rows){tip.style.display='none';return;}"
-	"var v=d.series[sel.value][c][r];tip.textContent='CPU '+d.cpus[r]+' · t '+d.t[c].toFixed(1)+"
-	"' s · '+sel.value+' '+(v===null?'not measured':v.toFixed(2)+'%');tip.style.display='block';"
-	"tip.style.left=(e.clientX-b.left+12)+'px';tip.style.top=(e.clientY-b.top+12)+'px';});"
-	"cv.addEventListener('mouseleave',function(){tip.style.display='none';});draw();"
-	"cv.setAttribute('data-drawn',String(cols)+'x'+String(rows));}\n"
-	"function sortable(){var ths=document.querySelectorAll('th.sortable');"
-	"Array.prototype.forEach.call(ths,function(th){th.addEventListener('click',function(){"
-	"var table=th.closest('table'),tb=table.tBodies[0],i=Array.prototype.indexOf.call(th.parentNode.children,th),"
-	"asc=th.getAttribute('data-dir')!=='asc';th.setAttribute('data-dir',asc?'asc':'desc');"
-	"var rows=Array.prototype.slice.call(tb.rows);rows.sort(function(a,b){"
-	"var x=a.cells[i].getAttribute('data-v'),y=b.cells[i].getAttribute('data-v');"
-	"if(x!==null&&y!==null){var p=x===''?-Infinity:parseFloat(x),q=y===''?-Infinity:parseFloat(y);"
-	"return asc?p-q:q-p;}x=a.cells[i].textContent;y=b.cells[i].textContent;"
-	"return asc?x.localeCompare(y):y.localeCompare(x);});"
-	"rows.forEach(function(r){tb.appendChild(r);});});});}\n"
-	"heatmap();sortable();document.body.setAttribute('data-ready','1');})();\n";
-
 static void head(FILE *f, const struct capture *c)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -149,7 +46,8 @@ static void head(FILE *f, const struct capture *c)
 	esc(f, c->host.hostname[0] ? c->host.hostname : "?");
 	fputs(" ", f);
 	esc(f, c->started_at);
-	fprintf(f, "</title>\n<style>%s</style>\n<script>%s</script>\n</head>\n<body>\n", style, script_guard);
+	fprintf(f, "</title>\n<style>%s</style>\n<script>%s</script>\n</head>\n<body>\n", (const char *)asset_report_css,
+		(const char *)asset_report_guard_js);
 }
 
 static void header(FILE *f, const struct capture *c, const struct report_opts *o)
@@ -305,7 +203,7 @@ static int heat_cpus(const struct capture *c, int **out)
 	return n;
 }
 
-static double ival_value(const struct capture_ival *iv, int cpu, int vec)
+static double interval_value(const struct capture_interval *iv, int cpu, int vec)
 {
 	for (int k = 0; k < iv->n_cpus; k++)
 		if (iv->cpus[k].cpu == cpu)
@@ -329,7 +227,7 @@ static double heat_series(FILE *f, const struct capture *c, const int *cpus, int
 			int n = 0;
 
 			for (int i = from; i < to; i++) {
-				double v = ival_value(&c->intervals[i], cpus[k], vec);
+				double v = interval_value(&c->intervals[i], cpus[k], vec);
 
 				if (isfinite(v)) {
 					sum += v;
@@ -423,22 +321,22 @@ static int heatmap(FILE *f, const struct capture *c)
 
 /* --- tables ----------------------------------------------------------- */
 
-static void th(FILE *f, const char *const *names, int n)
+/* A row's own cells, then its figures' (render/report_table.h). */
+static void table_row(FILE *f, const char *tr, const struct fig_table *const *tables, const struct report_col *cols,
+		      int n, const struct report_own *own, const void *const *rows, const void *ctx)
 {
-	fputs("<thead><tr>", f);
-	for (int i = 0; i < n; i++) {
-		fputs("<th class=\"sortable\">", f);
-		esc(f, names[i]);
-		fputs("</th>", f);
-	}
-	fputs("</tr></thead>\n<tbody>\n", f);
+	fputs(tr, f);
+	report_table_cells(f, tables, cols, n, own, rows, ctx);
+	fputs("</tr>\n", f);
 }
 
 static void cpu_table(FILE *f, const struct capture *c)
 {
-	static const char *const cols[] = { "CPU", "usr %", "sys %", "iowait %", "idle %", "steal %",
-					    "hardirq %", "softirq %" };
+	static const struct report_own_col own[] = { { "CPU", 10, false, 0 } };
+	const struct fig_table *const tables[] = { &fig_cpus };
+	struct report_col cols[REPORT_TABLE_COLS];
 	bool used[DBT_SOFTIRQ_VECS] = { false };
+	int n = report_table_cols(own, 1, tables, 1, cols);
 
 	fputs("<section id=\"cpus\"><h2>Per CPU over the whole capture</h2>\n", f);
 	for (int i = 0; i < c->n_cpus; i++)
@@ -446,24 +344,20 @@ static void cpu_table(FILE *f, const struct capture *c)
 			used[v] |= c->cpus[i].softirq_pct[v] > 0.005;
 	fputs("<table id=\"cpu-table\">", f);
 	fputs("<thead><tr>", f);
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		fprintf(f, "<th class=\"sortable\">%s</th>", cols[i]);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "<th class=\"sortable\">%s</th>", cols[i].title);
+	/* the vectors any CPU spent time in, each a column */
 	for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
 		if (used[v])
 			fprintf(f, "<th class=\"sortable\">%s %%</th>", softirq_vec_key(v));
 	fputs("</tr></thead>\n<tbody>\n", f);
 	for (int i = 0; i < c->n_cpus; i++) {
 		const struct cpu_row *r = &c->cpus[i];
+		const struct report_own o = { .num = { r->cpu } };
+		const void *rows[] = { r };
 
 		fputs("<tr>", f);
-		td_num(f, r->cpu);
-		td_num(f, r->usr_pct);
-		td_num(f, r->sys_pct);
-		td_num(f, r->iowait_pct);
-		td_num(f, r->idle_pct);
-		td_num(f, r->steal_pct);
-		td_num(f, r->hardirq_pct);
-		td_num(f, r->softirq_total_pct);
+		report_table_cells(f, tables, cols, n, &o, rows, NULL);
 		for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
 			if (used[v])
 				td_num(f, r->softirq_pct[v]);
@@ -472,72 +366,78 @@ static void cpu_table(FILE *f, const struct capture *c)
 	fputs("</tbody></table>\n</section>\n", f);
 }
 
-/* The part of a class's on-CPU % (of a core) spent in user (user true)
- * or system mode, by its time budget's split; NAN when the split is
- * unknown (no tick landed on its threads, or an older capture). */
-static double oncpu_mode_pct(const struct sched_class_stats *s, bool user)
+/* A class row's own columns: its group's pid and name, its name, and
+ * the group's allowed CPUs (num 0, text 0-2). */
+static struct report_own class_own(const struct sched_group_stats *g, const struct sched_class_stats *c)
 {
-	double u = s->time.oncpu_user_pct, y = s->time.oncpu_sys_pct;
-
-	if (!isfinite(u) || !isfinite(y) || u + y <= 0)
-		return NAN;
-	return s->oncpu_pct * (user ? u : y) / (u + y);
+	return (struct report_own){ { g->pid, c->threads }, { g->comm, c->name, g->cpus_allowed } };
 }
 
-static void class_table(FILE *f, const struct capture *c, int top_n)
+/* What the "other" row holds, for its tooltip. */
+static const char *other_title(const struct class_ranking *r)
 {
-	static const char *const cols[] = {
-		"pid", "process", "class", "threads", "on-CPU %", "user %", "system %", "vol/s", "invol/s",
-		"runq p50 µs",
-		"runq p99 µs", "runq max µs", "runnable", "migr/s", "softirq lost %", "CPUs allowed", "ran on",
+	bool busy = r->n > r->shown && class_worth_showing(r->row[r->shown].cls);
+
+	/* the first folded is the busiest of them */
+	return busy ? "the classes past --top-n and those on a CPU or waiting for one under 0.5% of the time"
+		    : "the classes on a CPU or waiting for one under 0.5% of the time";
+}
+
+/* A table's rows of ranked classes: the shown ones, then the "other"
+ * row, which a click unfolds into the rows it folds (report.js), those
+ * after it. */
+static void class_rows(FILE *f, const struct class_ranking *r, const struct fig_table *const *tables,
+		       const struct report_col *cols, int n)
+{
+	for (int i = 0; i < r->n; i++) {
+		const struct report_own o = class_own(r->row[i].group, r->row[i].cls);
+		const void *rows[] = { r->row[i].cls };
+
+		if (i == r->shown) {
+			const struct report_own other = { { NAN, r->other.threads }, { "", r->other.name, "" } };
+			const void *orow[] = { &r->other };
+
+			fprintf(f, "<tr class=\"other\" title=\"%s: a click shows them\">", other_title(r));
+			report_table_cells(f, tables, cols, n, &other, orow, NULL);
+			fputs("</tr>\n", f);
+		}
+		table_row(f, i < r->shown ? "<tr>" : "<tr class=\"folded\">", tables, cols, n, &o, rows, NULL);
+	}
+}
+
+static int class_table(FILE *f, const struct capture *c, int top_n, bool all)
+{
+	static const struct report_own_col own[] = {
+		{ "pid", 10, false, 0 }, { "process", 20, true, 0 }, { "class", 30, true, 1 },
+		{ "CPUs allowed", 160, true, 2 },
 	};
-	int shown = c->sched.n_procs < top_n ? c->sched.n_procs : top_n;
+	const struct fig_table *const tables[] = { &fig_classes };
+	struct report_col cols[REPORT_TABLE_COLS];
+	int n = report_table_cols(own, (int)(sizeof(own) / sizeof(own[0])), tables, 1, cols), err;
+	struct class_ranking r;
 
 	fputs("<section id=\"classes\"><h2>Thread classes</h2>\n", f);
 	if (!c->have_sched) {
 		absent(f, c, "sched", "scheduler numbers");
 		fputs("</section>\n", f);
-		return;
+		return 0;
 	}
-	fputs("<p>Per process and thread class over the whole capture (threads grouped by name). "
+	err = class_rank(c->sched.groups, c->sched.n_groups, false, top_n, all, &r);
+	if (err)
+		return err;
+	fputs("<p>Per process and thread class over the whole capture (threads grouped by name), the "
+	      "busiest first: by thread-seconds on a CPU and waiting for one (runnable). "
 	      "User and system % split the on-CPU % (of a core) as /proc's utime and stime do. "
 	      "Involuntary switches and run-queue delay with more runnable threads than allowed "
 	      "CPUs mean oversubscription. Click a column to sort.</p>\n<table id=\"class-table\">", f);
-	th(f, cols, (int)(sizeof(cols) / sizeof(cols[0])));
-	for (int i = 0; i < shown; i++) {
-		const struct sched_proc_stats *p = &c->sched.procs[i];
-
-		for (int k = 0; k < p->n_classes; k++) {
-			const struct sched_class_stats *s = &p->classes[k];
-			char ran[256];
-
-			sched_cpus_format(s->cpus, s->cpus_beyond, ran, sizeof(ran));
-			fputs(k ? "<tr>" : "<tr class=\"proc\">", f);
-			td_num(f, p->pid);
-			td_text(f, p->comm);
-			td_text(f, s->name);
-			td_num(f, s->threads);
-			td_num(f, s->oncpu_pct);
-			td_num(f, oncpu_mode_pct(s, true));
-			td_num(f, oncpu_mode_pct(s, false));
-			td_num(f, s->vol_per_s);
-			td_num(f, s->invol_per_s);
-			td_num(f, s->runq_p50_us);
-			td_num(f, s->runq_p99_us);
-			td_num(f, s->runq_max_us);
-			td_num(f, s->runnable_avg);
-			td_num(f, s->migrations_per_s);
-			td_num(f, s->softirq_lost_pct);
-			td_text(f, p->cpus_allowed);
-			td_text(f, ran);
-			fputs("</tr>\n", f);
-		}
-	}
+	report_table_head(f, cols, n);
+	class_rows(f, &r, tables, cols, n);
 	fputs("</tbody></table>\n", f);
-	if (c->sched.n_procs - shown + c->processes_omitted > 0)
-		fprintf(f, "<p class=\"meta\">%d less busy processes not shown.</p>\n",
-			c->sched.n_procs - shown + c->processes_omitted);
+	if (c->processes_omitted > 0)
+		fprintf(f, "<p class=\"meta\">%d less busy processes not shown.</p>\n", c->processes_omitted);
 	fputs("</section>\n", f);
+	class_ranking_free(&r);
+	return 0;
 }
 
 /* --- the wall-time budget over time ------------------------------------- */
@@ -547,35 +447,89 @@ static const char *const state_colour[CT_STATES] = {
 	"#2e7d32", "#f9a825", "#8e24aa", "#c62828", "#1565c0", "#6d4c41", "#90a4ae", "#00838f", "#455a64",
 };
 
-static const struct capture_ival_class *ival_class(const struct capture_ival *iv, int pid,
-						   const char *name)
+/* The classes a chart draws, sorted by pid and name for the lookups. */
+static int by_pid_name(const void *a, const void *b)
 {
-	for (int i = 0; i < iv->n_classes; i++)
-		if (iv->classes[i].pid == pid && !strcmp(iv->classes[i].name, name))
-			return &iv->classes[i];
-	return NULL;
+	const struct class_row *x = a, *y = b;
+
+	if (x->group->pid != y->group->pid)
+		return x->group->pid < y->group->pid ? -1 : 1;
+	return strcmp(x->cls->name, y->cls->name);
 }
 
-/* A class's budget per interval: one column each, its states stacked
- * bottom (on CPU) to top, 100% high; an interval without the class
- * stays empty. */
-static void time_bars(FILE *f, const struct capture *c, const struct sched_proc_stats *p,
-		      const struct sched_class_stats *s)
+/* bsearch: an interval's class against the rows */
+static int interval_class_cmp(const void *key, const void *row)
+{
+	const struct capture_interval_class *ic = key;
+	const struct class_row *r = row;
+
+	if (ic->pid != r->group->pid)
+		return ic->pid < r->group->pid ? -1 : 1;
+	return strcmp(ic->name, r->cls->name);
+}
+
+static bool charted(const struct capture_interval_class *ic, const struct class_row *rows, int n)
+{
+	return bsearch(ic, rows, (size_t)n, sizeof(*rows), interval_class_cmp) != NULL;
+}
+
+/* The states' shares in one interval of the classes of rows (sorted by
+ * by_pid_name): one class's own, or the budget of several as one, by
+ * their thread-seconds. false: none of them was in the interval. */
+static bool interval_shares(const struct capture_interval *iv, const struct class_row *rows, int n, float *pct)
+{
+	double sum[CT_STATES] = { 0 }, weight = 0;
+	int found = 0;
+
+	for (int i = 0; i < iv->n_classes; i++) {
+		const struct capture_interval_class *ic = &iv->classes[i];
+		double w;
+
+		if (!charted(ic, rows, n))
+			continue;
+		/* a capture without the thread-seconds: the classes alike */
+		w = ic->thread_s > 0 ? ic->thread_s : 1;
+		if (n == 1) {
+			memcpy(pct, ic->pct, sizeof(ic->pct));
+			return true;
+		}
+		for (int st = 0; st < CT_STATES; st++)
+			sum[st] += isfinite(ic->pct[st]) ? ic->pct[st] * w : 0;
+		weight += w;
+		found++;
+	}
+	for (int st = 0; found && st < CT_STATES; st++)
+		pct[st] = (float)(sum[st] / weight);
+	return found > 0;
+}
+
+/* A budget per interval, of one class or of the classes folded into the
+ * "other" row (rows, sorted by by_pid_name): one column each, its states
+ * stacked bottom (on CPU) to top, 100% high; an interval without the
+ * class stays empty. */
+static void time_bars(FILE *f, const struct capture *c, const char *figure, const struct class_row *rows, int n,
+		      const char *caption)
 {
 	const int h = 80, bw = c->n_intervals > 60 ? 4 : 10;
 
-	fputs("<figure><figcaption>", f);
-	esc(f, p->comm);
-	fprintf(f, " (pid %d) / ", p->pid);
-	esc(f, s->name);
+	fprintf(f, "%s<figcaption>", figure);
+	if (caption) {
+		esc(f, caption);
+	} else {
+		esc(f, rows[0].group->comm);
+		fprintf(f, " (pid %d) / ", rows[0].group->pid);
+		esc(f, rows[0].cls->name);
+	}
 	fprintf(f, "</figcaption><svg class=\"time\" width=\"%d\" height=\"%d\" role=\"img\">",
 		c->n_intervals * bw + 2, h + 2);
 	for (int i = 0; i < c->n_intervals; i++) {
-		const struct capture_ival_class *ic = ival_class(&c->intervals[i], p->pid, s->name);
+		float pct[CT_STATES];
 		double y = h + 1;
 
-		for (int st = 0; ic && st < CT_STATES; st++) {
-			double hh = isfinite(ic->pct[st]) ? ic->pct[st] / 100.0 * h : 0;
+		if (!interval_shares(&c->intervals[i], rows, n, pct))
+			continue;
+		for (int st = 0; st < CT_STATES; st++) {
+			double hh = isfinite(pct[st]) ? pct[st] / 100.0 * h : 0;
 
 			if (hh <= 0)
 				continue;
@@ -583,7 +537,7 @@ static void time_bars(FILE *f, const struct capture *c, const struct sched_proc_
 			fprintf(f, "<rect x=\"%d\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"%s\">"
 				"<title>t=%.0fs %s %.1f%%</title></rect>",
 				1 + i * bw, y, bw - 1, hh, state_colour[st], c->intervals[i].t,
-				class_state_name(st), ic->pct[st]);
+				class_state_name(st), pct[st]);
 		}
 	}
 	fputs("</svg></figure>\n", f);
@@ -592,78 +546,68 @@ static void time_bars(FILE *f, const struct capture *c, const struct sched_proc_
 /* Blocked on what, over the whole capture: each class's states, the
  * syscalls behind its other-syscall time, and the futex word it waited
  * on longest with the futex waits' percentiles. */
-static void blocked_table(FILE *f, const struct capture *c, int shown)
+static void blocked_table(FILE *f, const struct class_ranking *r)
 {
-	static const char *const cols[] = {
-		"pid", "process", "class", "threads", "on-CPU %", "run queue %", "softirq %", "futex %",
-		"net %", "disk %", "sleep %", "other syscalls %", "kernel %", "other syscalls",
-		"futex word", "word % of futex", "futex wait p50 µs", "futex wait p99 µs",
+	static const struct report_own_col own[] = {
+		{ "pid", 10, false, 0 }, { "process", 20, true, 0 }, { "class", 30, true, 1 },
+		{ "threads", 40, false, 1 },
 	};
+	const struct fig_table *const tables[] = { &fig_time };
+	struct report_col cols[REPORT_TABLE_COLS];
+	int n = report_table_cols(own, (int)(sizeof(own) / sizeof(own[0])), tables, 1, cols);
 
 	fputs("<h3>Blocked on what</h3>\n<p>Each class's share of its thread-seconds over the whole "
 	      "capture. The futex word is the one its threads waited on longest: near 100% of the futex "
 	      "time, they queue on one lock.</p>\n<table id=\"blocked-table\">", f);
-	th(f, cols, (int)(sizeof(cols) / sizeof(cols[0])));
-	for (int i = 0; i < shown; i++) {
-		const struct sched_proc_stats *p = &c->sched.procs[i];
-
-		for (int k = 0; k < p->n_classes; k++) {
-			const struct class_time *t = &p->classes[k].time;
-			static const int states[] = { CT_ONCPU, CT_RUNQ, CT_SOFTIRQ, CT_FUTEX, CT_NET,
-						      CT_DISK, CT_SLEEP, CT_PIPE_OTHER, CT_KERNEL };
-			char sys[96], word[24] = "";
-			double word_pct = class_time_word_pct(t);
-
-			if (!t->thread_ns)
-				continue;
-			time_table_other_syscalls(sys, sizeof(sys), t);
-			if (!isnan(word_pct))
-				snprintf(word, sizeof(word), "%#llx", (unsigned long long)t->futex_addr[0]);
-			fputs("<tr>", f);
-			td_num(f, p->pid);
-			td_text(f, p->comm);
-			td_text(f, p->classes[k].name);
-			td_num(f, p->classes[k].threads);
-			for (size_t s = 0; s < sizeof(states) / sizeof(states[0]); s++)
-				td_num(f, t->pct[states[s]]);
-			td_text(f, sys);
-			td_text(f, word);
-			td_num(f, word_pct);
-			td_num(f, t->futex_p50_us);
-			td_num(f, t->futex_p99_us);
-			fputs("</tr>\n", f);
-		}
-	}
+	report_table_head(f, cols, n);
+	class_rows(f, r, tables, cols, n);
 	fputs("</tbody></table>\n", f);
 }
 
-static void time_section(FILE *f, const struct capture *c, int top_n)
+static int time_section(FILE *f, const struct capture *c, int top_n, bool all)
 {
-	int shown = c->sched.n_procs < top_n ? c->sched.n_procs : top_n, bars = 0;
+	struct class_row *folded;
+	struct class_ranking r;
+	int err, n_folded;
 
 	fputs("<section id=\"time\"><h2>Where each class's time goes</h2>\n", f);
 	if (!c->have_sched) {
 		absent(f, c, "sched", "the wall-time budget");
 		fputs("</section>\n", f);
-		return;
+		return 0;
 	}
+	err = class_rank(c->sched.groups, c->sched.n_groups, true, top_n, all, &r);
+	if (err)
+		return err;
+	n_folded = r.n - r.shown;
+	folded = malloc(sizeof(*folded) * (size_t)(n_folded ? n_folded : 1));
+	if (!folded) {
+		class_ranking_free(&r);
+		return -ENOMEM;
+	}
+	memcpy(folded, r.row + r.shown, sizeof(*folded) * (size_t)n_folded);
+	qsort(folded, (size_t)n_folded, sizeof(*folded), by_pid_name);
 	fputs("<p>Each thread class's thread-seconds per interval, split by state (100% = all its "
-	      "threads for the whole interval):", f);
+	      "threads for the whole interval), the busiest first:", f);
 	for (int st = 0; st < CT_STATES; st++)
 		fprintf(f, " <span style=\"color:%s\">&#9632;</span> %s", state_colour[st], class_state_name(st));
 	fputs(".</p>\n<div class=\"hists\">", f);
-	for (int i = 0; i < shown && bars < top_n; i++) {
-		const struct sched_proc_stats *p = &c->sched.procs[i];
+	for (int i = 0; i < r.n; i++) {
+		if (i == r.shown) {
+			char fig[160];
 
-		for (int k = 0; k < p->n_classes && bars < top_n; k++)
-			if (p->classes[k].time.thread_ns) {
-				time_bars(f, c, p, &p->classes[k]);
-				bars++;
-			}
+			snprintf(fig, sizeof(fig), "<figure class=\"other\" title=\"the %d classes of the row "
+				 "&quot;other&quot; of the tables, as one: a click shows them\">", n_folded);
+			time_bars(f, c, fig, folded, n_folded, r.other.name);
+		}
+		time_bars(f, c, i < r.shown ? "<figure>" : "<figure class=\"folded\">", &r.row[i], 1, NULL);
 	}
 	fputs("</div>\n", f);
-	blocked_table(f, c, shown);
+	blocked_table(f, &r);
 	fputs("</section>\n", f);
+	free(folded);
+	class_ranking_free(&r);
+	return 0;
 }
 
 /* --- histograms --------------------------------------------------------- */
@@ -742,13 +686,16 @@ static void svg_hist(FILE *f, const char *caption, const char *id, const __u64 *
 
 static void net_section(FILE *f, const struct capture *c, int top_n)
 {
-	static const char *const dcols[] = { "device", "netns", "qdisc", "speed Mbit/s", "tx pps", "rx pps",
-					     "tx Mbit/s", "rx Mbit/s", "util %", "txq packets", "txq p50 µs",
-					     "txq p99 µs" };
-	static const char *const pcols[] = { "port", "role", "requests", "requests/s", "response p50 µs",
-					     "response p99 µs", "reads", "rxq p50 µs", "rxq p99 µs" };
+	static const struct report_own_col dev_own[] = {
+		{ "device", 10, true, 0 }, { "netns", 20, true, 1 }, { "qdisc", 30, true, 2 },
+	};
+	static const struct report_own_col port_own[] = { { "port", 10, false, 0 }, { "role", 20, true, 0 } };
+	const struct fig_table *const dev_tables[] = { &fig_devices }, *const port_tables[] = { &fig_ports };
+	struct report_col dcols[REPORT_TABLE_COLS], pcols[REPORT_TABLE_COLS];
 	const struct net_interval *ni = &c->net;
 	int nd = ni->n_devs < top_n ? ni->n_devs : top_n, np = ni->n_ports < top_n ? ni->n_ports : top_n;
+	int ndc = report_table_cols(dev_own, 3, dev_tables, 1, dcols);
+	int npc = report_table_cols(port_own, 2, port_tables, 1, pcols);
 
 	fputs("<section id=\"net\"><h2>Network</h2>\n", f);
 	if (!c->have_net) {
@@ -757,45 +704,27 @@ static void net_section(FILE *f, const struct capture *c, int top_n)
 		return;
 	}
 	fputs("<h3>Devices</h3>\n<table id=\"dev-table\">", f);
-	th(f, dcols, (int)(sizeof(dcols) / sizeof(dcols[0])));
+	report_table_head(f, dcols, ndc);
 	for (int i = 0; i < nd; i++) {
 		const struct net_dev_stats *d = &ni->devs[i];
+		const struct report_own o = { { 0 }, { d->name, d->foreign ? d->netns_name : "",
+						      d->qdisc_text[0] ? d->qdisc_text : "?" } };
+		const void *rows[] = { d };
 
-		fputs("<tr>", f);
-		td_text(f, d->name);
-		td_text(f, d->foreign ? d->netns_name : "");
-		td_text(f, d->qdisc_text[0] ? d->qdisc_text : "?");
-		td_num(f, d->speed_mbps);
-		td_num(f, d->tx_pps);
-		td_num(f, d->rx_pps);
-		td_num(f, d->tx_mbps);
-		td_num(f, d->rx_mbps);
-		td_num(f, d->util_pct);
-		td_num(f, (double)d->txq_samples);
-		td_num(f, d->txq_p50_us);
-		td_num(f, d->txq_p99_us);
-		fputs("</tr>\n", f);
+		table_row(f, "<tr>", dev_tables, dcols, ndc, &o, rows, NULL);
 	}
 	fputs("</tbody></table>\n<h3>Service ports</h3>\n", f);
 	if (!np)
 		fputs("<p>No port had a request or a read in the capture.</p>\n", f);
 	else {
 		fputs("<table id=\"port-table\">", f);
-		th(f, pcols, (int)(sizeof(pcols) / sizeof(pcols[0])));
+		report_table_head(f, pcols, npc);
 		for (int i = 0; i < np; i++) {
 			const struct net_port_stats *p = &ni->ports[i];
+			const struct report_own o = { { p->port }, { net_role_name(p->role) } };
+			const void *rows[] = { p };
 
-			fputs("<tr>", f);
-			td_num(f, p->port);
-			td_text(f, net_role_name(p->role));
-			td_num(f, (double)p->requests);
-			td_num(f, p->requests_per_s);
-			td_num(f, p->resp_p50_us);
-			td_num(f, p->resp_p99_us);
-			td_num(f, (double)p->reads);
-			td_num(f, p->rxq_p50_us);
-			td_num(f, p->rxq_p99_us);
-			fputs("</tr>\n", f);
+			table_row(f, "<tr>", port_tables, pcols, npc, &o, rows, NULL);
 		}
 		fputs("</tbody></table>\n", f);
 	}
@@ -834,27 +763,15 @@ static void net_section(FILE *f, const struct capture *c, int top_n)
 	fputs("</div>\n</section>\n", f);
 }
 
-static void clock_row(FILE *f, const struct capture *c, const struct clock_proc_stats *p,
-		      const struct clock_stats *s, bool first)
-{
-	fputs(first ? "<tr class=\"proc\">" : "<tr>", f);
-	td_num(f, p->pid);
-	td_text(f, p->comm);
-	td_text(f, first ? "(process)" : s->name);
-	td_num(f, s->threads);
-	td_num(f, (double)s->samples);
-	td_num(f, s->vdso_pct);
-	td_text(f, s->top_fn >= 0 ? clock_fn_name(&c->clock_fns, s->top_fn) : "");
-	td_num(f, s->sys_pct);
-	td_num(f, s->reads_per_s);
-	fputs("</tr>\n", f);
-}
-
 static void clock_section(FILE *f, const struct capture *c, int top_n)
 {
-	static const char *const cols[] = { "pid", "process", "class", "threads", "samples", "vDSO %",
-					    "top vDSO function", "clock syscall %", "clock syscalls/s" };
-	int shown = c->clock.n_procs < top_n ? c->clock.n_procs : top_n;
+	static const struct report_own_col own[] = {
+		{ "pid", 10, false, 0 }, { "process", 20, true, 0 }, { "class", 30, true, 1 },
+	};
+	const struct fig_table *const tables[] = { &fig_clock };
+	struct report_col cols[REPORT_TABLE_COLS];
+	int shown = c->clock.n_groups < top_n ? c->clock.n_groups : top_n;
+	int n = report_table_cols(own, (int)(sizeof(own) / sizeof(own[0])), tables, 1, cols);
 
 	fputs("<section id=\"clock\"><h2>Clock reads</h2>\n", f);
 	if (!c->have_clock) {
@@ -867,13 +784,18 @@ static void clock_section(FILE *f, const struct capture *c, int top_n)
 		(unsigned long long)c->clock.samples, (unsigned long long)c->clock.idle_samples);
 	esc(f, c->host.clocksource);
 	fputs("</b>.</p>\n<table id=\"clock-table\">", f);
-	th(f, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+	report_table_head(f, cols, n);
 	for (int i = 0; i < shown; i++) {
-		const struct clock_proc_stats *p = &c->clock.procs[i];
+		const struct clock_group_stats *g = &c->clock.groups[i];
 
-		clock_row(f, c, p, &p->total, true);
-		for (int k = 0; k < p->n_classes; k++)
-			clock_row(f, c, p, &p->classes[k], false);
+		for (int k = -1; k < g->n_classes; k++) {
+			const struct clock_stats *s = k < 0 ? &g->total : &g->classes[k];
+			const struct report_own o = { { g->pid }, { g->comm, k < 0 ? "(process)" : s->name } };
+			const void *rows[] = { s };
+
+			table_row(f, k < 0 ? "<tr class=\"proc\">" : "<tr>", tables, cols, n, &o, rows,
+				  &c->clock_fns);
+		}
 	}
 	fputs("</tbody></table>\n</section>\n", f);
 }
@@ -882,16 +804,17 @@ static void clock_section(FILE *f, const struct capture *c, int top_n)
  * accept queues, softnet backlog drops per CPU. */
 static void loss_section(FILE *f, const struct capture *c, int top_n)
 {
-	static const char *const rcols[] = { "port", "role", "requests", "retransmits", "timeout", "fast",
-					     "tlp", "syn", "RTO/s", "RTO waits", "RTO wait %", "RTO ms",
-					     "drops" };
-	static const char *const dcols[] = { "reason", "device", "netns", "port", "drops", "drops/s" };
-	static const char *const lcols[] = { "port", "netns", "sockets", "accept queue", "backlog",
-					     "overflows", "somaxconn" };
-	static const char *const ccols[] = { "cpu", "backlog drops", "backlog drops/s", "time squeezes" };
+	static const struct report_own_col retx_own[] = {
+		{ "port", 10, false, 0 }, { "role", 20, true, 0 }, { "requests", 30, false, 1 },
+	};
+	static const struct report_own_col cpu_own[] = { { "cpu", 10, false, 0 } };
+	const struct fig_table *const retx_t[] = { &fig_port_loss }, *const drop_t[] = { &fig_drops };
+	const struct fig_table *const lis_t[] = { &fig_listeners }, *const softnet_t[] = { &fig_softnet };
+	struct report_col cols[REPORT_TABLE_COLS];
+	const struct report_own none = { .num = { 0 } };
 	const struct net_interval *ni = &c->net;
 	const struct loss_interval *li = &c->loss;
-	int shown = 0;
+	int shown = 0, n;
 
 	fputs("<section id=\"loss\"><h2>Loss: retransmits, drops, queues</h2>\n", f);
 	if (!c->have_loss) {
@@ -900,69 +823,45 @@ static void loss_section(FILE *f, const struct capture *c, int top_n)
 		return;
 	}
 	fputs("<h3>Retransmits per service port</h3>\n<table id=\"retx-table\">", f);
-	th(f, rcols, (int)(sizeof(rcols) / sizeof(rcols[0])));
+	n = report_table_cols(retx_own, 3, retx_t, 1, cols);
+	report_table_head(f, cols, n);
 	for (int i = 0; ni->port_loss && i < ni->n_ports && shown < top_n; i++) {
 		const struct net_port_loss *l = &ni->port_loss[i];
+		const struct report_own o = { { ni->ports[i].port, (double)ni->ports[i].requests },
+					      { net_role_name(ni->ports[i].role) } };
+		const void *rows[] = { l };
 
 		if (!l->retrans && !l->drops)
 			continue;
 		shown++;
-		fputs("<tr>", f);
-		td_num(f, ni->ports[i].port);
-		td_text(f, net_role_name(ni->ports[i].role));
-		td_num(f, (double)ni->ports[i].requests);
-		td_num(f, (double)l->retrans);
-		td_num(f, (double)l->segs[DBT_RETX_TIMEOUT]);
-		td_num(f, (double)l->segs[DBT_RETX_FAST]);
-		td_num(f, (double)l->segs[DBT_RETX_TLP]);
-		td_num(f, (double)l->segs[DBT_RETX_SYN]);
-		td_num(f, l->rto_per_s);
-		td_num(f, (double)l->stalls);
-		td_num(f, l->stall_pct);
-		td_num(f, l->stall_rto_ms);
-		td_num(f, (double)l->drops);
-		fputs("</tr>\n", f);
+		table_row(f, "<tr>", retx_t, cols, n, &o, rows, NULL);
 	}
 	fputs("</tbody></table>\n", f);
 	fprintf(f, "<h3>Drops by reason</h3>\n<p>%llu packets dropped in the capture.</p>\n"
 		"<table id=\"drop-table\">", (unsigned long long)li->drops_total);
-	th(f, dcols, (int)(sizeof(dcols) / sizeof(dcols[0])));
+	n = report_table_cols(NULL, 0, drop_t, 1, cols);
+	report_table_head(f, cols, n);
 	for (int i = 0; i < li->n_drops && i < top_n; i++) {
-		const struct loss_drop_stats *d = &li->drops[i];
+		const void *rows[] = { &li->drops[i] };
 
-		fputs("<tr>", f);
-		td_text(f, d->reason_name);
-		td_text(f, d->dev);
-		td_text(f, d->foreign ? d->netns_name : "");
-		td_num(f, d->port ? d->port : NAN);
-		td_num(f, (double)d->count);
-		td_num(f, d->per_s);
-		fputs("</tr>\n", f);
+		table_row(f, "<tr>", drop_t, cols, n, &none, rows, NULL);
 	}
 	fputs("</tbody></table>\n<h3>Listening ports</h3>\n<table id=\"listener-table\">", f);
-	th(f, lcols, (int)(sizeof(lcols) / sizeof(lcols[0])));
+	n = report_table_cols(NULL, 0, lis_t, 1, cols);
+	report_table_head(f, cols, n);
 	for (int i = 0; i < li->n_listeners && i < top_n; i++) {
-		const struct loss_listener_stats *l = &li->listeners[i];
+		const void *rows[] = { &li->listeners[i] };
 
-		fputs("<tr>", f);
-		td_num(f, l->port);
-		td_text(f, l->foreign ? l->netns_name : "");
-		td_num(f, l->sockets);
-		td_num(f, l->queue);
-		td_num(f, l->backlog);
-		td_num(f, l->have_drops ? (double)l->overflows : NAN);
-		td_num(f, l->somaxconn >= 0 ? (double)l->somaxconn : NAN);
-		fputs("</tr>\n", f);
+		table_row(f, "<tr>", lis_t, cols, n, &none, rows, NULL);
 	}
 	fputs("</tbody></table>\n<h3>Receive backlog per CPU</h3>\n<table id=\"softnet-table\">", f);
-	th(f, ccols, (int)(sizeof(ccols) / sizeof(ccols[0])));
+	n = report_table_cols(cpu_own, 1, softnet_t, 1, cols);
+	report_table_head(f, cols, n);
 	for (int i = 0; i < li->n_cpus; i++) {
-		fputs("<tr>", f);
-		td_num(f, li->cpus[i].cpu);
-		td_num(f, (double)li->cpus[i].backlog_drops);
-		td_num(f, li->cpus[i].backlog_drops_per_s);
-		td_num(f, (double)li->cpus[i].time_squeezes);
-		fputs("</tr>\n", f);
+		const struct report_own o = { .num = { li->cpus[i].cpu } };
+		const void *rows[] = { &li->cpus[i] };
+
+		table_row(f, "<tr>", softnet_t, cols, n, &o, rows, NULL);
 	}
 	fputs("</tbody></table>\n</section>\n", f);
 }
@@ -970,6 +869,7 @@ static void loss_section(FILE *f, const struct capture *c, int top_n)
 int report_html_write(FILE *f, const struct capture *c, const struct report_opts *o)
 {
 	int top_n = o && o->top_n > 0 ? o->top_n : 20, err;
+	bool all = o && o->all;
 
 	head(f, c);
 	header(f, c, o);
@@ -979,14 +879,15 @@ int report_html_write(FILE *f, const struct capture *c, const struct report_opts
 	if (err)
 		return err;
 	cpu_table(f, c);
-	class_table(f, c, top_n);
-	time_section(f, c, top_n);
+	err = class_table(f, c, top_n, all) ?: time_section(f, c, top_n, all);
+	if (err)
+		return err;
 	net_section(f, c, top_n);
 	loss_section(f, c, top_n);
 	clock_section(f, c, top_n);
 	fputs("</main>\n<footer class=\"meta\"><p>Written by ", f);
 	esc(f, o && o->generator ? o->generator : "dbtrace");
 	fprintf(f, ". Self-contained: no external resources.</p></footer>\n<script>%s</script>\n"
-		"</body></html>\n", script_main);
+		"</body></html>\n", (const char *)asset_report_js);
 	return ferror(f) ? -EIO : 0;
 }

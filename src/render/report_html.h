@@ -9,6 +9,7 @@
 #ifndef DBTRACE_RENDER_REPORT_HTML_H
 #define DBTRACE_RENDER_REPORT_HTML_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include "capture/capture_read.h"
 
@@ -17,7 +18,8 @@
 #define REPORT_HEAT_COLUMNS 600
 
 struct report_opts {
-	int top_n;                     /* processes, devices and ports shown */
+	int top_n;                     /* thread classes, devices and ports shown */
+	bool all;                      /* every thread class: none folded into "other" */
 	const char *generator;         /* "dbtrace 0.1.0" */
 };
 

@@ -59,6 +59,14 @@ static int cmp_order(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
+int table_order_values(const double *v, int n, int *order)
+{
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, (size_t)(n > 0 ? n : 0), sizeof(*order), cmp_order, (void *)v);
+	return n;
+}
+
 int table_order(const void *rows, size_t size, int n, double (*get)(const void *row),
 		int *order)
 {
@@ -66,11 +74,9 @@ int table_order(const void *rows, size_t size, int n, double (*get)(const void *
 
 	if (!v)
 		return -1;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++)
 		v[i] = get((const char *)rows + (size_t)i * size);
-		order[i] = i;
-	}
-	qsort_r(order, (size_t)(n > 0 ? n : 0), sizeof(*order), cmp_order, v);
+	table_order_values(v, n, order);
 	free(v);
 	return n;
 }

@@ -40,5 +40,7 @@ int table_cmp_desc(double a, double b);
  * when out of memory. */
 int table_order(const void *rows, size_t size, int n, double (*get)(const void *row),
 		int *order);
+/* The same over the rows' values v[0..n). Returns n (no memory needed). */
+int table_order_values(const double *v, int n, int *order);
 
 #endif

@@ -17,11 +17,14 @@ struct top_ui {
 	bool time;                     /* wall-time budget view */
 	char cpu_key, class_key, net_key;  /* each view keeps its own sort */
 	char time_key;
+	bool all;                      /* every class, none folded into "other" ('a') */
 	char status[256];
 	int ncpus;
 	bool have_view;
-	/* copies of the last interval, for redraws on a key press */
-	struct interval_view view;
+	/* copies of what the last interval showed, for redraws on a key press */
+	double t_s, dt_s;
+	uint64_t lost_events, thread_evictions;
+	int view_ncpus;
 	struct cpu_row *rows, total;
 	int *order;
 	struct sched_interval sched;
@@ -37,7 +40,7 @@ static void restore_terminal(void)
 		endwin();
 }
 
-int top_ui_open(struct top_ui **out, int ncpus, enum top_view view, char sort_key, const char *status)
+int top_ui_open(struct top_ui **out, int ncpus, enum top_view view, char sort_key, bool all, const char *status)
 {
 	bool classes = view == TOP_VIEW_CLASSES;
 	struct top_ui *ui = calloc(1, sizeof(*ui));
@@ -51,6 +54,7 @@ int top_ui_open(struct top_ui **out, int ncpus, enum top_view view, char sort_ke
 		return -ENOMEM;
 	}
 	ui->ncpus = ncpus;
+	ui->all = all;
 	ui->classes = classes;
 	ui->cpu_key = classes ? CPU_TABLE_DEFAULT_SORT : sort_key;
 	ui->class_key = classes ? sort_key : CLASS_TABLE_DEFAULT_SORT;
@@ -82,7 +86,6 @@ int top_ui_open(struct top_ui **out, int ncpus, enum top_view view, char sort_ke
 
 static int draw_cpus(struct top_ui *ui, int y, int last)
 {
-	const struct interval_view *iv = &ui->view;
 	char line[512];
 	int n;
 
@@ -90,33 +93,26 @@ static int draw_cpus(struct top_ui *ui, int y, int last)
 	attron(A_REVERSE);
 	mvprintw(y++, 0, "%-*s", COLS > 1 ? COLS - 1 : 1, line);
 	attroff(A_REVERSE);
-	cpu_table_row(line, sizeof(line), iv->total, iv->dt_s);
+	cpu_table_row(line, sizeof(line), &ui->total, ui->dt_s);
 	attron(A_BOLD);
 	mvprintw(y++, 0, "%s", line);
 	attroff(A_BOLD);
-	n = cpu_table_sort(iv->rows, iv->ncpus, ui->cpu_key, ui->order);
+	n = cpu_table_sort(ui->rows, ui->view_ncpus, ui->cpu_key, ui->order);
 	for (int i = 0; i < n && y < last; i++) {
-		cpu_table_row(line, sizeof(line), &iv->rows[ui->order[i]], iv->dt_s);
+		cpu_table_row(line, sizeof(line), &ui->rows[ui->order[i]], ui->dt_s);
 		mvprintw(y++, 0, "%s", line);
 	}
 	return y;
 }
 
 /* The per-class tables (the class view, the time view): one row per
- * class of the sched interval, in the table's own columns and order. */
-struct class_view {
-	void (*header)(char *buf, size_t len, char sort_key);
-	int (*rows)(const struct sched_interval *iv, char sort_key, struct class_row **rows);
-	void (*row)(char *buf, size_t len, const struct class_row *r);
-};
-
+ * class of the sched interval, in the view's own columns and order. */
 static int draw_class_view(struct top_ui *ui, int y, int last, const struct class_view *v, char key)
 {
-	struct class_row *rows;
+	struct class_rows rows;
 	char line[512];
-	int n;
 
-	v->header(line, sizeof(line), key);
+	class_view_header(v, line, sizeof(line), key);
 	attron(A_REVERSE);
 	mvprintw(y++, 0, "%-*s", COLS > 1 ? COLS - 1 : 1, line);
 	attroff(A_REVERSE);
@@ -124,28 +120,17 @@ static int draw_class_view(struct top_ui *ui, int y, int last, const struct clas
 		mvprintw(y++, 0, "(sched probes not attached: see dbtrace probes)");
 		return y;
 	}
-	n = v->rows(&ui->sched, key, &rows);
-	for (int i = 0; i < n && y < last; i++) {
-		v->row(line, sizeof(line), &rows[i]);
+	if (class_view_rows(v, &ui->sched, key, ui->all, &rows))
+		return y;
+	/* the "other" row, last, stays in sight: the rows above make room */
+	for (int i = 0; i < rows.n && y < last; i++) {
+		int at = rows.folded && y == last - 1 ? rows.n - 1 : i;
+
+		class_view_row(v, line, sizeof(line), &rows.row[at]);
 		mvprintw(y++, 0, "%s", line);
 	}
-	if (n >= 0)
-		free(rows);
+	class_rows_free(&rows);
 	return y;
-}
-
-static int draw_classes(struct top_ui *ui, int y, int last)
-{
-	static const struct class_view v = { class_table_header, class_table_rows, class_table_row };
-
-	return draw_class_view(ui, y, last, &v, ui->class_key);
-}
-
-static int draw_time(struct top_ui *ui, int y, int last)
-{
-	static const struct class_view v = { time_table_header, time_table_rows, time_table_row };
-
-	return draw_class_view(ui, y, last, &v, ui->time_key);
 }
 
 static void draw_findings(struct top_ui *ui, int y)
@@ -206,52 +191,51 @@ static int draw_net(struct top_ui *ui, int y, int last)
 
 static void draw(struct top_ui *ui)
 {
-	const struct interval_view *iv = &ui->view;
+	char help[512];
 	int y = 0, maxy = getmaxy(stdscr);
 	int panel = maxy - 1 - FINDING_LINES;
 
 	erase();
 	mvprintw(y++, 0, "dbtrace: %s", ui->status);
-	mvprintw(y++, 0, "t=%.1fs  interval %.2fs  lost events %llu  thread evictions %llu", iv->t_s,
-		 iv->dt_s, (unsigned long long)iv->lost_events, (unsigned long long)iv->thread_evictions);
+	mvprintw(y++, 0, "t=%.1fs  interval %.2fs  lost events %llu  thread evictions %llu", ui->t_s,
+		 ui->dt_s, (unsigned long long)ui->lost_events, (unsigned long long)ui->thread_evictions);
 	y++;
 	if (ui->net)
 		draw_net(ui, y, panel);
 	else if (ui->time)
-		draw_time(ui, y, panel);
+		draw_class_view(ui, y, panel, &time_table_view, ui->time_key);
 	else if (ui->classes)
-		draw_classes(ui, y, panel);
+		draw_class_view(ui, y, panel, &class_table_view, ui->class_key);
 	else
 		draw_cpus(ui, y, panel);
 	draw_findings(ui, panel);
 	mvprintw(maxy - 1, 0, "%s", ui->net ? net_table_key_help()
-				    : ui->time ? time_table_key_help()
-				    : ui->classes ? class_table_key_help() : cpu_table_key_help());
+				    : ui->time ? class_view_key_help(&time_table_view, help, sizeof(help))
+				    : ui->classes ? class_view_key_help(&class_table_view, help, sizeof(help))
+						  : cpu_table_key_help());
 	refresh();
 }
 
-int top_ui_draw(struct top_ui *ui, const struct interval_view *iv)
+int top_ui_draw(struct top_ui *ui, const struct interval *iv, const struct finding_list *found)
 {
 	int n = iv->ncpus < ui->ncpus ? iv->ncpus : ui->ncpus;
 
 	memcpy(ui->rows, iv->rows, sizeof(*ui->rows) * (size_t)n);
-	ui->total = *iv->total;
-	ui->view = *iv;
-	ui->view.ncpus = n;
-	ui->view.rows = ui->rows;
-	ui->view.total = &ui->total;
+	ui->total = iv->total;
+	ui->view_ncpus = n;
+	ui->t_s = iv->t_s;
+	ui->dt_s = iv->dt_s;
+	ui->lost_events = iv->lost_events;
+	ui->thread_evictions = iv->thread_evictions;
 	if (ui->have_sched)
 		sched_interval_free(&ui->sched);
-	ui->have_sched = iv->sched && !sched_interval_copy(&ui->sched, iv->sched);
-	ui->view.sched = NULL;
+	ui->have_sched = iv->have_sched && !sched_interval_copy(&ui->sched, &iv->sched);
 	if (ui->have_net)
 		net_interval_free(&ui->netiv);
-	ui->have_net = iv->net && !net_interval_copy(&ui->netiv, iv->net);
-	ui->view.net = NULL;
+	ui->have_net = iv->have_net && !net_interval_copy(&ui->netiv, &iv->net);
 	findings_clear(&ui->findings);
-	for (int i = 0; iv->findings && i < iv->findings->n; i++)
-		findings_merge(&ui->findings, &iv->findings->items[i]);
-	ui->view.findings = NULL;
+	for (int i = 0; found && i < found->n; i++)
+		findings_merge(&ui->findings, &found->items[i]);
 	ui->have_view = true;
 	draw(ui);
 	return 0;
@@ -280,8 +264,11 @@ int top_ui_input(struct top_ui *ui)
 				ui->classes = true;
 			}
 			redraw = true;
+		} else if (ch == 'a' && (ui->time || ui->classes) && !ui->net) {
+			ui->all = !ui->all;
+			redraw = true;
 		} else if (ch > 0 && ch < 128 && ui->time) {
-			if (time_table_valid_key((char)ch)) {
+			if (class_view_valid_key(&time_table_view, (char)ch)) {
 				ui->time_key = (char)ch;
 				redraw = true;
 			}
@@ -290,7 +277,7 @@ int top_ui_input(struct top_ui *ui)
 				ui->net_key = (char)ch;
 				redraw = true;
 			}
-		} else if (ch > 0 && ch < 128 && ui->classes && class_table_valid_key((char)ch)) {
+		} else if (ch > 0 && ch < 128 && ui->classes && class_view_valid_key(&class_table_view, (char)ch)) {
 			ui->class_key = (char)ch;
 			redraw = true;
 		} else if (ch > 0 && ch < 128 && !ui->classes && cpu_table_valid_key((char)ch)) {

@@ -2,7 +2,7 @@
 #include "sysinfo/port_socket.h"
 
 int class_serves_port(const char *root, const struct class_map *map,
-		      const struct sched_proc_stats *p, const struct sched_class_stats *c,
+		      const struct sched_group_stats *p, const struct sched_class_stats *c,
 		      uint16_t port)
 {
 	uint32_t pids[CLASS_PORT_PIDS];

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 #include "model/class_map.h"
-#include "model/sched_model.h"
+#include "model/sched_interval.h"
 
 /* The processes asked, at most: the lowest pids of a class. */
 #define CLASS_PORT_PIDS 32
@@ -19,7 +19,7 @@
  * ("" for the live /proc). 1 yes, 0 no, negative when none of them could
  * be read. */
 int class_serves_port(const char *root, const struct class_map *map,
-		      const struct sched_proc_stats *p, const struct sched_class_stats *c,
+		      const struct sched_group_stats *p, const struct sched_class_stats *c,
 		      uint16_t port);
 
 #endif

@@ -91,9 +91,9 @@ int misbinding_group_cpus(struct misbinding *m, int pid, int index, struct dbt_c
 
 static double oncpu_of(const struct sched_interval *si, int pid)
 {
-	for (int i = 0; si && i < si->n_procs; i++)
-		if (si->procs[i].pid == pid)
-			return si->procs[i].total.oncpu_pct;
+	for (int i = 0; si && i < si->n_groups; i++)
+		if (si->groups[i].pid == pid)
+			return si->groups[i].total.oncpu_pct;
 	return NAN;
 }
 
@@ -108,8 +108,8 @@ int misbinding_pick(const struct sched_interval *si, const int *pids, int n_pids
 		return n;
 	}
 	/* procs come busiest first */
-	for (int i = 0; si && i < si->n_procs && n < max && n < MISBIND_TARGETS; i++) {
-		const struct sched_proc_stats *p = &si->procs[i];
+	for (int i = 0; si && i < si->n_groups && n < max && n < MISBIND_TARGETS; i++) {
+		const struct sched_group_stats *p = &si->groups[i];
 
 		if (p->pid != self && p->total.oncpu_pct >= MIN_ONCPU_PCT)
 			out[n++] = p->pid;

@@ -12,7 +12,7 @@
 #include "findings/softirq_on_db_cores.h"
 #include "model/cpu_model.h"
 #include "model/net_model.h"
-#include "model/sched_model.h"
+#include "model/sched_interval.h"
 #include "session/proc_groups.h"
 #include "sysinfo/nic_layout.h"
 

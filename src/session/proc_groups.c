@@ -337,8 +337,8 @@ int proc_groups_record(const struct proc_groups *g, const struct sched_interval 
 	int err = pids ? 0 : -ENOMEM;
 
 	log->by = g->by;
-	for (int i = 0; !err && i < si->n_procs; i++) {
-		const struct sched_proc_stats *p = &si->procs[i];
+	for (int i = 0; !err && i < si->n_groups; i++) {
+		const struct sched_group_stats *p = &si->groups[i];
 		size_t n = 0;
 
 		for (size_t k = 0; k < g->n; k++)

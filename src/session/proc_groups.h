@@ -11,7 +11,7 @@
 #include "cli/options.h"
 #include "model/class_map.h"
 #include "model/proc_group.h"
-#include "model/sched_model.h"
+#include "model/sched_interval.h"
 #include "model/world_snapshot.h"
 #include "sysinfo/proc_identity.h"
 #include "sysinfo/proc_scan.h"

@@ -1,5 +1,6 @@
 /* The loop: one snapshot per tick from the collectors, the tick's model
- * (session/tick.c), its findings (session/judge.c), then the sink. The
+ * (session/tick.c) into a complete interval, its findings
+ * (session/judge.c), then the sink. The
  * only file of the session layer that touches the collectors, and so
  * libbpf: the rest is linked into the unit tests. */
 #include "session/session.h"
@@ -31,7 +32,7 @@ struct session_state {
 	struct net_snapshot net_first;      /* for the whole-run net summary */
 	struct loss_snapshot loss_first;    /* and its loss part */
 	struct world_snapshot snaps[2];
-	struct cpu_row *rows;
+	struct cpu_row *rows;            /* lent to each interval */
 };
 
 void session_result_free(struct session_result *res)
@@ -135,61 +136,46 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 		struct session_result *res)
 {
 	struct world_snapshot *prev = &st->snaps[*cur_idx ^ 1], *cur = &st->snaps[*cur_idx];
-	struct interval_view iv = { 0 };
-	struct tick t;
-	struct cpu_row total;
+	struct tick_args args = { &st->filters, &st->judge.cpus, res->intervals, res->first.mono_ns,
+				  st->rows, &st->col->clock.fns, st->col->clock.sample_hz, 0 };
+	struct interval iv;
+	double t_s;
 	int err, rc;
 
 	err = collectors_snapshot(st->col, cur);
 	if (err)
 		return err;
-	cpu_rows_compute(&prev->cpu, &cur->cpu, st->rows);
-	cpu_rows_total(st->rows, st->col->ncpus, &total);
 	err = groups_update(st, cur);
-	if (!err)
-		err = tick_compute(prev, cur, &st->filters, &t);
 	if (err)
 		return err;
-	err = judge_tick(&st->judge, &t, st->rows, st->col->ncpus, &st->col->clock.fns,
-			 res->intervals, &res->findings);
-	if (!err && t.have_sched)
-		err = sched_summary_add(&res->sched, &t.sched);
-	if (!err && t.have_sched)
-		err = proc_groups_record(&st->groups, &t.sched, &res->groups);
-	if (err) {
-		tick_free(&t);
-		return err;
-	}
 	res->lost_events = collectors_lost(st->col) + cur->sched.lost;
 	res->thread_evictions = cur->sched.evictions;
-
-	iv.index = res->intervals;
-	iv.t_s = (double)(cur->cpu.mono_ns - res->first.mono_ns) / 1e9;
-	iv.dt_s = (double)(cur->cpu.mono_ns - prev->cpu.mono_ns) / 1e9;
-	iv.ncpus = st->col->ncpus;
-	iv.rows = st->rows;
-	iv.total = &total;
-	iv.sched = t.have_sched ? &t.sched : NULL;
-	iv.clock = t.have_clock ? &t.clock : NULL;
-	iv.clock_fns = &st->col->clock.fns;
-	iv.clock_hz = st->col->clock.sample_hz;
-	iv.net = t.have_net ? &t.net : NULL;
-	iv.loss = t.have_loss ? &t.loss : NULL;
-	iv.findings = &st->judge.now;
-	iv.lost_events = res->lost_events;
-	iv.thread_evictions = res->thread_evictions;
+	args.lost_events = res->lost_events;
+	err = tick_compute(prev, cur, &args, &iv);
+	if (err)
+		return err;
+	err = judge_interval(&st->judge, &iv, &res->findings);
+	if (!err && iv.have_sched)
+		err = sched_summary_add(&res->sched, &iv.sched);
+	if (!err && iv.have_sched)
+		err = proc_groups_record(&st->groups, &iv.sched, &res->groups);
+	if (err) {
+		interval_free(&iv);
+		return err;
+	}
 	cpu_snapshot_copy(&res->last, &cur->cpu);
 	res->intervals++;
 	*cur_idx ^= 1;
 
-	rc = sink->on_interval(sink->ctx, &iv);
-	tick_free(&t);
+	rc = sink->on_interval(sink->ctx, &iv, &st->judge.now);
+	t_s = iv.t_s;
+	interval_free(&iv);
 	if (rc < 0)
 		return rc;
 	if (rc == SESSION_STOP)
 		return SESSION_STOP;
 	/* a few ms of slack: the ticker may fire a hair early */
-	if (st->cfg->duration_s && iv.t_s + 0.005 >= st->cfg->duration_s)
+	if (st->cfg->duration_s && t_s + 0.005 >= st->cfg->duration_s)
 		return SESSION_STOP;
 	return 0;
 }

@@ -13,7 +13,7 @@
 #include "session/interval.h"
 #include "model/net_model.h"
 #include "model/proc_group.h"
-#include "model/sched_model.h"
+#include "model/sched_summary.h"
 
 /* What a sink's callback returns: go on, stop now, or (on_input) take
  * one last snapshot now and stop: the window ends at that instant, not at
@@ -22,8 +22,9 @@ enum session_action { SESSION_CONTINUE = 0, SESSION_STOP = 1, SESSION_LAST = 2 }
 
 struct session_sink {
 	void *ctx;
-	/* negative errno aborts the session, SESSION_STOP ends it cleanly */
-	int (*on_interval)(void *ctx, const struct interval_view *iv);
+	/* each interval, complete, with its findings; negative errno
+	 * aborts the session, SESSION_STOP ends it cleanly */
+	int (*on_interval)(void *ctx, const struct interval *iv, const struct finding_list *found);
 	int input_fd;                  /* -1, or a fd whose readiness calls on_input */
 	int (*on_input)(void *ctx);
 	double first_tick_s;           /* 0: the first refresh after one interval */

@@ -26,30 +26,42 @@ static int tick_classes(const struct world_snapshot *prev, const struct world_sn
 }
 
 int tick_compute(const struct world_snapshot *prev, const struct world_snapshot *cur,
-		 const struct tick_filters *f, struct tick *t)
+		 const struct tick_args *a, struct interval *iv)
 {
-	struct class_map *map = &t->classes;
+	const struct tick_filters *f = a->filters;
+	struct class_map *map = &iv->classes;
 	int err;
 
-	memset(t, 0, sizeof(*t));
+	memset(iv, 0, sizeof(*iv));
+	iv->index = a->index;
+	iv->t_s = (double)(cur->cpu.mono_ns - a->start_ns) / 1e9;
+	iv->dt_s = (double)(cur->cpu.mono_ns - prev->cpu.mono_ns) / 1e9;
+	iv->ncpus = cur->cpu.ncpus;
+	cpu_rows_compute(&prev->cpu, &cur->cpu, a->rows);
+	cpu_rows_total(a->rows, cur->cpu.ncpus, &iv->total);
+	iv->rows = a->rows;
+	iv->clock_fns = a->clock_fns;
+	iv->clock_hz = a->clock_hz;
+	iv->lost_events = a->lost_events;
+	iv->thread_evictions = cur->sched.evictions;
 	err = tick_classes(prev, cur, f, map);
 	if (!err && cur->have_sched) {
-		err = sched_interval_compute(&prev->sched, &cur->sched, map, f->sched, &t->sched);
-		t->have_sched = !err;
+		err = sched_interval_compute(&prev->sched, &cur->sched, map, f->sched, &iv->sched);
+		iv->have_sched = !err;
 	}
 	if (!err && cur->have_clock) {
-		err = clock_interval_compute(&prev->clock, &cur->clock, map, f->sched, &t->clock);
-		t->have_clock = !err;
-		/* the class view's vDSO % beside each sched class */
-		if (!err && t->have_sched)
-			err = clock_vdso_share(&t->clock, map, &t->sched);
+		err = clock_interval_compute(&prev->clock, &cur->clock, map, f->sched, &iv->clock);
+		iv->have_clock = !err;
 	}
 	if (!err)
 		err = tick_net_run(cur->have_net ? &prev->net : NULL, cur->have_net ? &cur->net : NULL,
 				   cur->have_loss ? &prev->loss : NULL, cur->have_loss ? &cur->loss : NULL,
-				   f->net, &t->net, &t->have_net, &t->loss, &t->have_loss);
+				   f->net, &iv->net, &iv->have_net, &iv->loss, &iv->have_loss);
+	/* last: the joins, after which the interval is complete */
+	if (!err && iv->have_sched)
+		err = tick_join(&iv->sched, iv->have_clock ? &iv->clock : NULL, map, a->cpus, a->index);
 	if (err)
-		tick_free(t);
+		interval_free(iv);
 	return err;
 }
 
@@ -78,16 +90,6 @@ int tick_net_run(const struct net_snapshot *net_first, const struct net_snapshot
 			err = net_loss_join(net, loss, filter);
 	}
 	return err;
-}
-
-void tick_free(struct tick *t)
-{
-	class_map_free(&t->classes);
-	sched_interval_free(&t->sched);
-	clock_interval_free(&t->clock);
-	net_interval_free(&t->net);
-	loss_interval_free(&t->loss);
-	memset(t, 0, sizeof(*t));
 }
 
 int tick_clock_run(const struct clock_snapshot *first, const struct clock_snapshot *last,

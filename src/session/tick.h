@@ -1,19 +1,23 @@
-/* One tick's model: the tick's one thread -> class map and every family's
- * interval between two world snapshots, with the clock's vDSO share set
- * beside each sched class. Pure: what the collectors read goes in, what
- * every output shows comes out; tests/unit/test_tick.c feeds it
- * snapshots made by hand. */
+/* One tick's model: two world snapshots in, the interval of every family
+ * out (session/interval.h): the CPU rows, the tick's one thread -> class
+ * map, each family's part over it, and last the join step
+ * (session/tick_join.h), after which nothing writes into the interval.
+ * Pure but for the join's CPU reads, which come through tick_cpus;
+ * tests/unit/test_tick.c feeds it snapshots made by hand. */
 #ifndef DBTRACE_SESSION_TICK_H
 #define DBTRACE_SESSION_TICK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include "model/class_map.h"
 #include "model/clock_model.h"
 #include "model/loss_model.h"
 #include "model/net_model.h"
-#include "model/sched_model.h"
+#include "model/sched_interval.h"
 #include "model/thread_class.h"
 #include "model/world_snapshot.h"
+#include "session/interval.h"
+#include "session/tick_join.h"
 
 /* What the user asked to see: -p/--comm/--cgroup, --class, --port, --group-by. */
 struct tick_filters {
@@ -26,26 +30,23 @@ struct tick_filters {
 	size_t n_procs;
 };
 
-struct tick {
-	struct sched_interval sched;
-	struct clock_interval clock;
-	struct net_interval net;
-	bool have_sched, have_clock, have_net;   /* the families in both snapshots */
-	struct loss_interval loss;     /* its port and drop numbers also joined into net */
-	bool have_loss;
-	/* the tick's thread -> class map: which processes a class's threads
-	 * belong to (sched's map_group and map_class index it) */
-	struct class_map classes;
+/* What the session gives a tick besides the two snapshots. */
+struct tick_args {
+	const struct tick_filters *filters;
+	const struct tick_cpus *cpus;  /* the join's CPU reads; NULL: none (unknown) */
+	int index;                     /* the interval's 0-based number */
+	uint64_t start_ns;             /* CLOCK_MONOTONIC of the run's first snapshot: t = 0 */
+	struct cpu_row *rows;          /* room for cur's ncpus rows, lent to the interval */
+	const struct clock_fn_table *clock_fns;
+	unsigned int clock_hz;
+	uint64_t lost_events;          /* so far, all families */
 };
 
-/* Computes t from prev and cur (a family off in cur is left out). Returns
- * 0, or a negative errno with t empty. */
+/* Computes iv from prev and cur (a family off in cur is left out).
+ * Returns 0, or a negative errno with iv empty. */
 int tick_compute(const struct world_snapshot *prev, const struct world_snapshot *cur,
-		 const struct tick_filters *f, struct tick *t);
-void tick_free(struct tick *t);
+		 const struct tick_args *a, struct interval *iv);
 
-/* The clock family over a whole run, first to last snapshot, classed by
- * the threads active in it. */
 /* The net and loss families over a whole run, first to last snapshot,
  * joined as in a tick (either snapshot pair may be NULL: family off).
  * Sets *have_net / *have_loss. Returns 0 or -ENOMEM. */
@@ -54,6 +55,8 @@ int tick_net_run(const struct net_snapshot *net_first, const struct net_snapshot
 		 const struct net_filter *filter, struct net_interval *net, bool *have_net,
 		 struct loss_interval *loss, bool *have_loss);
 
+/* The clock family over a whole run, first to last snapshot, classed by
+ * the threads active in it. */
 int tick_clock_run(const struct clock_snapshot *first, const struct clock_snapshot *last,
 		   const struct tick_filters *f, struct clock_interval *out);
 

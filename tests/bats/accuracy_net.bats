@@ -37,11 +37,6 @@ rr_capture() {
 	[ -n "$PORT" ]
 }
 
-port_field() {   # role field [file]
-	jq -r --argjson p "$PORT" --arg r "$1" ".net.ports[] | select(.port == \$p and .role == \$r) | .$2" \
-		"${3:-$SCRATCH/run.json}"
-}
-
 # The four response percentiles against the load's own: p50 within pct%,
 # p99 within p99_pct% (default pct), or, with p99_pct "bracket", within
 # the p99s of the load's bracket of dbtrace's own instants (rr_timed:
@@ -50,15 +45,15 @@ port_field() {   # role field [file]
 check_response() {   # pct [p99_pct|bracket]
 	local role
 	for role in server client; do
-		check "$role response p50 (us)" "$(port_field "$role" response_p50_us)" \
+		check "$role response p50 (us)" "$(port_field "$PORT" "$role" response_p50_us)" \
 			"$(load_field "$LOADOUT" "${role}_p50_us")" "$1"
 		if [ "${2:-}" = bracket ]; then
 			echo "$role response p99, the load's own: $(load_field "$LOADOUT" "${role}_p99_us") us"
-			check_between "$role response p99 (us)" "$(port_field "$role" response_p99_us)" \
+			check_between "$role response p99 (us)" "$(port_field "$PORT" "$role" response_p99_us)" \
 				"$(load_field "$LOADOUT" "${role}_lo_p99_us")" \
 				"$(load_field "$LOADOUT" "${role}_hi_p99_us")" 3
 		else
-			check "$role response p99 (us)" "$(port_field "$role" response_p99_us)" \
+			check "$role response p99 (us)" "$(port_field "$PORT" "$role" response_p99_us)" \
 				"$(load_field "$LOADOUT" "${role}_p99_us")" "${2:-$1}"
 		fi
 	done
@@ -147,8 +142,8 @@ interval_window() {
 	served="$(load_field "$LOADOUT" served)"
 	[ "$served" -gt 200 ]
 	# every request counted, exactly: the load ran inside the capture
-	check "server requests" "$(port_field server requests)" "$served" 0
-	check "client requests" "$(port_field client requests)" "$(load_field "$LOADOUT" transactions)" 0
+	check "server requests" "$(port_field "$PORT" server requests)" "$served" 0
+	check "client requests" "$(port_field "$PORT" client requests)" "$(load_field "$LOADOUT" transactions)" 0
 	# 5%: the issue's bound. A log2 slot [1024, 2048) us interpolated
 	# puts a 2.0 ms p50 at ~1550 us (-23%) and the p99 at ~3000 (+30%).
 	# In the qemu TCG guest the p99s are held to the load's bracket of
@@ -175,8 +170,8 @@ interval_window() {
 	CAPTURE_OPTS=(--attach net=kprobe+raw_tp)
 	rr_capture 5 -d 2 -H 2000
 	[ "$(jq -r .probes.net.attach "$SCRATCH/run.json")" = kprobe+raw_tp ]
-	check "server requests" "$(port_field server requests)" "$(load_field "$LOADOUT" served)" 0
-	check "client requests" "$(port_field client requests)" "$(load_field "$LOADOUT" transactions)" 0
+	check "server requests" "$(port_field "$PORT" server requests)" "$(load_field "$LOADOUT" served)" 0
+	check "client requests" "$(port_field "$PORT" client requests)" "$(load_field "$LOADOUT" transactions)" 0
 	check_response 5 "$(vm_p99)"
 	no_misses
 }
@@ -196,10 +191,10 @@ interval_window() {
 
 	local vm="${DBTRACE_VM:-0}" role
 	if [ "$vm" = 1 ]; then
-		check_bracketed "response p50" "$LOADOUT" "$LOADOUT" "$(port_field server response_p50_us)" \
-			"$(port_field client response_p50_us)"
+		check_bracketed "response p50" "$LOADOUT" "$LOADOUT" "$(port_field "$PORT" server response_p50_us)" \
+			"$(port_field "$PORT" client response_p50_us)"
 		for role in server client; do
-			check "$role response p99 (us)" "$(port_field "$role" response_p99_us)" \
+			check "$role response p99 (us)" "$(port_field "$PORT" "$role" response_p99_us)" \
 				"$(load_field "$LOADOUT" "${role}_p99_us")" 5
 		done
 	else
@@ -275,7 +270,7 @@ interval_window() {
 		line="$SCRATCH/$conn.load"
 		grep "^conn=$conn " "$SCRATCH/run.json.load" >"$line"
 		PORT="$(load_field "$line" port)"
-		req="$(port_field server requests)"
+		req="$(port_field "$PORT" server requests)"
 		total="$(jq -r --argjson p "$PORT" "$JQ_HIST_TOTAL"' .net.ports[] | select(.port == $p and .role == "server") |
 			.response_hist | hist_total' "$SCRATCH/run.json")"
 		echo "$conn (port $PORT): server requests $req, histogram total $total"
@@ -294,7 +289,7 @@ interval_window() {
 			fi
 		fi
 		check "$conn server requests" "$req" "$(load_field "$line" served)" 0
-		check "$conn client requests" "$(port_field client requests)" "$(load_field "$line" transactions)" 0
+		check "$conn client requests" "$(port_field "$PORT" client requests)" "$(load_field "$line" transactions)" 0
 		if [ "$conn" = burst ]; then
 			# it was sampled: weights of 16 make the total differ from
 			# the count, and estimate it (1000+ timed requests: +-10%)
@@ -307,7 +302,7 @@ interval_window() {
 			check "paced histogram total (every request timed)" "$total" "$req" 0
 		fi
 		for pct in 50 99; do
-			got="$(port_field server "response_p${pct}_us")"
+			got="$(port_field "$PORT" server "response_p${pct}_us")"
 			want="$(load_field "$line" "server_p${pct}_us")"
 			check "$conn server p$pct (us)" "$got" "$want" 5
 			ERR[$conn$pct]="$(awk -v a="$got" -v b="$want" 'BEGIN { printf "%.2f", (a - b) / b * 100 }')"

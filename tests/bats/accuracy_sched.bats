@@ -19,10 +19,6 @@ teardown() {
 	teardown_scratch
 }
 
-class_field() {   # file pid class field
-	jq -r --argjson p "$2" --arg c "$3" '.processes[] | select(.pid == $p) | .classes[] | select(.name == $c) | .'"$4" "$1"
-}
-
 # The pool lives entirely inside dbtrace's window, so dbtrace saw every
 # wait of its threads; the pool sums run_delay per thread name just before
 # its threads stop. dbtrace's run-queue seconds of a class are its
@@ -46,8 +42,7 @@ class_field() {   # file pid class field
 	pid="$(head -1 "$SCRATCH/pool.out")"
 	secs="$(jq .duration_s "$out")"
 	for cls in TNT_L0_1002 RpcIO; do
-		got="$(jq -r --argjson p "$pid" --arg c "$cls" --argjson s "$secs" '.processes[] | select(.pid == $p) |
-			.classes[] | select(.name == $c) | (.runnable_avg - .oncpu_pct / 100) * $s * 1000' "$out")"
+		got="$(class_field "$out" "$pid" "$cls" "(.runnable_avg - .oncpu_pct / 100) * $secs * 1000")"
 		want="$(sed -n "s/^count $cls .*run_delay_ns=\([0-9]*\).*/\1/p" "$SCRATCH/pool.out" | awk '{ print $1 / 1e6 }')"
 		# 3%: the workers wake once more to exit after being counted
 		# (a switch each), and runnable_avg is rounded in the capture

@@ -15,9 +15,6 @@ teardown() { teardown_scratch; }
 # run.json.pid, extra options in CAPTURE_OPTS.
 CAPTURE_OPTS=()
 
-# field NAME: NAME=value from the load's output line
-field() { sed -n "s/.*\b$1=\([0-9.]*\).*/\1/p" "$SCRATCH/run.json.load"; }
-
 # Whether this kernel's clocksource is read inside the vDSO. Under qemu's
 # TCG the TSC is unusable and the guest falls back to hpet or acpi_pm:
 # every clock read is then a real syscall (the field case dbtrace names).
@@ -28,9 +25,6 @@ vdso_capable() {
 	esac
 	return 1
 }
-
-# |a-b| <= n points
-within_points() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= n) }'; }
 
 # How the capture measured clock syscalls: fentry where the kernel allows
 # it, else their sampled share unless --clock-syscalls=count asked.
@@ -82,7 +76,7 @@ clock_proc() {
 		within_pct "$(jq .samples <<<"$proc")" "$(awk -v c="$(field cpu)" 'BEGIN { print c * 499 }')" 10
 		# the program really spent about 40% in the clock
 		awk -v o="$own" 'BEGIN { exit !(o > 25 && o < 55) }'
-		within_points "$(jq -r .vdso_pct <<<"$proc")" "$own" 10
+		within_abs "$(jq -r .vdso_pct <<<"$proc")" "$own" 10
 		# 3 clock_gettime for 1 gettimeofday
 		[ "$(jq -r .vdso_top_function <<<"$proc")" = clock_gettime ]
 		jq -e '.vdso_samples.clock_gettime > .vdso_samples.gettimeofday and .vdso_samples.gettimeofday > 0' <<<"$proc"
@@ -98,7 +92,7 @@ clock_proc() {
 		# TSC here: its timer interrupts come late while it emulates
 		# hpet reads, and a late CPU-clock timer drops the periods it
 		# missed, so samples are fewer and coarser there: 15 points.
-		within_points "$(jq -r '.clock_sys_pct + .vdso_pct' <<<"$proc")" "$own" 15
+		within_abs "$(jq -r '.clock_sys_pct + .vdso_pct' <<<"$proc")" "$own" 15
 		if counted; then
 			within_pct "$(jq -r '.clock_syscalls.clock_gettime + .clock_syscalls.gettimeofday' <<<"$proc")" \
 				"$(field calls)" 10
@@ -119,11 +113,11 @@ clock_proc() {
 	echo "dbtrace: $proc"
 	if vdso_capable; then
 		[ "$(jq -r .vdso_top_function <<<"$proc")" = gettimeofday ]
-		within_points "$(jq -r .vdso_pct <<<"$proc")" "$own" 10
+		within_abs "$(jq -r .vdso_pct <<<"$proc")" "$own" 10
 	elif counted; then
 		within_pct "$(jq -r .clock_syscalls.gettimeofday <<<"$proc")" "$(field calls)" 10
 	else
-		within_points "$(jq -r '.clock_sys_pct + .vdso_pct' <<<"$proc")" "$own" 15
+		within_abs "$(jq -r '.clock_sys_pct + .vdso_pct' <<<"$proc")" "$own" 15
 	fi
 }
 

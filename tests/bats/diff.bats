@@ -21,10 +21,6 @@ teardown() {
 	remove_scratch
 }
 
-# dbtrace needs longer to load under qemu TCG
-LIMIT=20
-[ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
-
 # capture_around (helpers/common.bash) takes CAPTURE_OPTS
 CAPTURE_OPTS=()
 

@@ -26,19 +26,6 @@ teardown() {
 	remove_scratch
 }
 
-LIMIT=10
-[ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
-
-# capture SECONDS CMD...: capture_around into $SCRATCH/run.json, validated
-# against the schema; CMD's stdout in $SCRATCH/run.json.load.
-capture() {
-	capture_around "$SCRATCH/run.json" "$@"
-	"$VALIDATE" "$SCRATCH/run.json"
-}
-
-# field NAME: NAME=value from the load's last line that has it
-field() { sed -n "s/.*\b$1=\([0-9.]*\).*/\1/p" "$SCRATCH/run.json.load" | tail -1; }
-
 # retx PORT ROLE FIELD: the whole capture's retransmits of a port row
 retx() {
 	jq -r --argjson p "$1" --arg r "$2" \

@@ -20,26 +20,6 @@ teardown() {
 	remove_scratch
 }
 
-# Slower under qemu TCG: dbtrace needs longer to load there.
-LIMIT=10
-[ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
-
-# net_capture SECONDS CMD...: capture_around (helpers/common.bash) into
-# $SCRATCH/run.json, then validated; CMD's stdout in $SCRATCH/run.json.load.
-net_capture() {
-	capture_around "$SCRATCH/run.json" "$@"
-	"$VALIDATE" "$SCRATCH/run.json"
-}
-
-# field NAME: NAME=value from the load's output
-field() { sed -n "s/.*\b$1=\([0-9.]*\).*/\1/p" "$SCRATCH/run.json.load" | tail -1; }
-
-# port_field PORT ROLE FIELD: from the whole-capture port rows
-port_field() {
-	jq -r --argjson p "$1" --arg r "$2" ".net.ports[] | select(.port == \$p and .role == \$r) | .$3" \
-		"$SCRATCH/run.json"
-}
-
 # Two namespaces joined by a veth pair: $VA (10.231.0.1) in $NSA, $VB
 # (10.231.0.2) in $NSB.
 
@@ -48,7 +28,7 @@ stream() {
 	ip netns exec "$NSB" "$TOOLS/tcp_stream" -l -a 10.231.0.2 -p 5201 -c "$LOAD_CPU" >"$SCRATCH/recv" &
 	PIDS+=($!)
 	wait_for_text "$SCRATCH/recv" listening
-	net_capture "$(($1 + 2))" ip netns exec "$NSA" "$TOOLS/tcp_stream" -a 10.231.0.2 -p 5201 -c "$OTHER_CPU" -d "$1"
+	capture "$(($1 + 2))" ip netns exec "$NSA" "$TOOLS/tcp_stream" -a 10.231.0.2 -p 5201 -c "$OTHER_CPU" -d "$1"
 }
 
 dev_field() {
@@ -104,7 +84,7 @@ dev_field() {
 # per request, against the load's own timestamps.
 @test "response time: a server holding each request 2 ms, counted per request" {
 	# tcp_rr -H: the server thread sleeps 2 ms between reading a request and replying
-	net_capture 5 "$TOOLS/tcp_rr" -d 2 -H 2000 -c "$OTHER_CPU" -S "$LOAD_CPU"
+	capture 5 "$TOOLS/tcp_rr" -d 2 -H 2000 -c "$OTHER_CPU" -S "$LOAD_CPU"
 	local port served got p50
 	port="$(field port)"
 	served="$(field served)"
@@ -127,7 +107,7 @@ dev_field() {
 # starts per ms, one request in four is timed (bpf/net.bpf.c); every one
 # is still counted, and the percentiles come from the timed ones.
 @test "response time under load: every request counted, percentiles from a sample" {
-	net_capture 4 "$TOOLS/tcp_rr" -d 2 -c "$LOAD_CPU" -S "$LOAD_CPU"
+	capture 4 "$TOOLS/tcp_rr" -d 2 -c "$LOAD_CPU" -S "$LOAD_CPU"
 	local port served got srv cli
 	port="$(field port)"
 	served="$(field served)"
@@ -144,7 +124,7 @@ dev_field() {
 
 # bats test_tags=vm
 @test "rx socket queue: a reader sleeping 5 ms between reads" {
-	net_capture 5 "$TOOLS/slow_reader" -d 2 -g 5000 -i 500 -c "$OTHER_CPU" -S "$LOAD_CPU"
+	capture 5 "$TOOLS/slow_reader" -d 2 -g 5000 -i 500 -c "$OTHER_CPU" -S "$LOAD_CPU"
 	local port p50
 	port="$(field port)"
 	p50="$(port_field "$port" server rxq_p50_us)"

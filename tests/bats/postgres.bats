@@ -57,15 +57,8 @@ pgb() {   # the number after TEXT in pgbench's report
 	awk -v t="$1" 'index($0, t) == 1 { sub(t, ""); print $1 + 0; exit }' "$SCRATCH/pgbench.out"
 }
 
-port_field() {   # FIELD of the server row of the cluster's port
-	jq -r --argjson p "$PG_PORT" ".net.ports[] | select(.port == \$p and .role == \"server\") | .$1" \
-		"$SCRATCH/run.json"
-}
-
 backend() {   # FIELD of the summary's postgres: backend class
-	jq -r --argjson p "$PG_PID" \
-		".processes[] | select(.pid == \$p) | .classes[] | select(.name == \"postgres: backend\") | .$1" \
-		"$SCRATCH/run.json"
+	class_field "$SCRATCH/run.json" "$PG_PID" "postgres: backend" ".$1"
 }
 
 # The pids of the server's client backends.
@@ -103,8 +96,8 @@ requests_vs_pgbench() {   # pgbench options...; STMTS statements per transaction
 	tx="$(pgb 'number of transactions actually processed:')"
 	lat="$(pgb 'latency average =')"
 	sent=$((tx * STMTS))
-	got="$(port_field requests)"
-	p50="$(port_field response_p50_us)"
+	got="$(port_field "$PG_PORT" server requests)"
+	p50="$(port_field "$PG_PORT" server response_p50_us)"
 	echo "pgbench $*: $tx transactions, $sent statements, latency average $lat ms;" \
 		"dbtrace: $got requests, server response p50 $p50 us"
 	# enough that 5% (30 at 600) is more than the connections' own

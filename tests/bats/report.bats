@@ -12,10 +12,6 @@ bats_require_minimum_version 1.5.0
 setup() { make_scratch; }
 teardown() { teardown_scratch; }
 
-# dbtrace needs longer to load under qemu TCG
-LIMIT=20
-[ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
-
 # Debian's chromium is installed by make test; the qemu guest of
 # scripts/vmtest.sh does not carry it.
 need_chromium() {
@@ -111,7 +107,8 @@ assert_png() {
 	within_pct "$total" "$req" 5
 
 	# negative control: the same checks catch a script error
-	sed 's/heatmap();sortable();/heatmap();sortable();noSuchFunction();/' "$page" >"$SCRATCH/broken.html"
+	sed 's/^\(\s*\)sortable();$/\1sortable(); noSuchFunction();/' "$page" >"$SCRATCH/broken.html"
+	! cmp -s "$page" "$SCRATCH/broken.html"
 	chrome "$SCRATCH/broken" "$SCRATCH/broken.html"
 	run assert_no_script_errors "$SCRATCH/broken"
 	[ "$status" -ne 0 ]
@@ -129,6 +126,43 @@ assert_png() {
 	grep -q 'No network numbers in this capture: the net probes did not attach' "$SCRATCH/old.dom"
 	grep -q 'No clock numbers in this capture: the clock probes did not attach' "$SCRATCH/old.dom"
 	grep -q '<table id="class-table">' "$SCRATCH/old.dom"
+}
+
+# The class tables and the budget charts rank classes by cost (runnable:
+# thread-seconds on a CPU and waiting for one), busiest first; the idle
+# ones (time_a.json's main thread: 0.2% of a CPU) are one "other" row and
+# chart, a click on which shows them; --all lists every class.
+@test "idle classes are one \"other\" row a click unfolds; --all lists them all" {
+	local page="$SCRATCH/t.html" row
+	need_chromium
+	cp "$REPO/tests/fixtures/captures/time_a.json" "$SCRATCH/t.json"
+	"$DBTRACE" report "$SCRATCH/t.json" 2>/dev/null
+	row='<td class="n" data-v="3421197">3421197</td><td>time_classes</td><td>time_classes</td>'
+	grep -q '<td>other (1 class)</td>' "$page"
+	grep -q "<tr class=\"folded\">$row" "$page"
+	# the busiest first
+	grep -o '<td>time_classes</td><td>[^<]*</td>' "$page" | head -3 | cut -d'>' -f4 | cut -d'<' -f1 |
+		paste -sd' ' | grep -qx 'locker-\* spin diskrd'
+	# a click on the row and on the chart shows what they fold
+	head -n -1 "$page" >"$SCRATCH/click.html"
+	cat >>"$SCRATCH/click.html" <<'EOF'
+<script>
+function shown(sel) { return getComputedStyle(document.querySelector(sel)).display; }
+var before = shown('#class-table tr.folded') + ',' + shown('figure.folded');
+document.querySelector('#class-table tr.other').click();
+document.querySelector('figure.other').click();
+document.body.setAttribute('data-unfold', before + '/' + shown('#class-table tr.folded') + ',' + shown('figure.folded'));
+</script>
+</body></html>
+EOF
+	chrome "$SCRATCH/click" "$SCRATCH/click.html"
+	assert_no_script_errors "$SCRATCH/click"
+	grep -q 'data-unfold="none,none/table-row,block"' "$SCRATCH/click.dom"
+
+	run "$DBTRACE" report --all "$SCRATCH/t.json" -o "$SCRATCH/all.html"
+	[ "$status" -eq 0 ]
+	! grep -q 'class="other"\|class="folded"' "$SCRATCH/all.html"
+	grep -q "<tr>$row" "$SCRATCH/all.html"
 }
 
 @test "bad input: one line, exit 2, no file written and an existing report kept" {

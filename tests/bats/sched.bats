@@ -35,16 +35,6 @@ proc_counts() {
 
 now_s() { date +%s.%N; }
 
-
-# |a-b| <= max(pct% of b, floor)
-close_to() {
-	awk -v a="$1" -v b="$2" -v p="$3" -v f="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; t = b * p / 100; if (t < f) t = f; exit !(d <= t) }'
-}
-
-class_field() {   # file class field
-	jq -r --arg c "$2" ".processes[] | select(.pid == $POOL) | .classes[] | select(.name == \$c) | .$3" "$1"
-}
-
 @test "probes: the sched family attaches on the path this kernel allows (tp_btf with BTF)" {
 	run "$DBTRACE" probes
 	[ "$status" -eq 0 ]
@@ -71,7 +61,7 @@ class_field() {   # file class field
 	secs="$(jq .duration_s "$out")"
 	check() {   # class field(dbtrace, per second) key(pool's count) pct floor
 		local cls="$1" field="$2" key="$3" got want
-		got="$(class_field "$out" "$cls" "$field" | awk -v s="$secs" '{ printf "%.0f", $1 * s }')"
+		got="$(class_field "$out" "$POOL" "$cls" ".$field" | awk -v s="$secs" '{ printf "%.0f", $1 * s }')"
 		want="$(sed -n "s/^count $cls .* $key=\([0-9]*\).*/\1/p" "$SCRATCH/pool.out")"
 		echo "$cls $field: dbtrace $got, kernel $want"
 		close_to "$got" "$want" "$4" "$5"
@@ -89,13 +79,13 @@ class_field() {   # file class field
 	# it), so neither has the time a hypervisor stole: only the ticks'
 	# rounding differs.
 	local cpu_s want_s
-	cpu_s="$(class_field "$out" TNT_L0_1002 oncpu_pct | awk -v s="$secs" '{ print $1 * s / 100 }')"
+	cpu_s="$(class_field "$out" "$POOL" TNT_L0_1002 .oncpu_pct | awk -v s="$secs" '{ print $1 * s / 100 }')"
 	want_s="$(sed -n 's/^count TNT_L0_1002 .*cpu_ticks=\([0-9]*\).*/\1/p' "$SCRATCH/pool.out" |
 		awk -v hz="$hz" '{ print $1 / hz }')"
 	echo "TNT_L0_1002 on-CPU seconds: dbtrace $cpu_s, kernel $want_s"
 	close_to "$cpu_s" "$want_s" 5 0.05
-	[ "$(class_field "$out" TNT_L0_1002 threads)" -eq 4 ]
-	[ "$(class_field "$out" RpcIO threads)" -eq 2 ]
+	[ "$(class_field "$out" "$POOL" TNT_L0_1002 .threads)" -eq 4 ]
+	[ "$(class_field "$out" "$POOL" RpcIO .threads)" -eq 2 ]
 	jq -e --arg c "$POOL_CPUS" ".processes[] | select(.pid == $POOL) | .cpus_allowed == \$c" "$out"
 	POOL=
 }
@@ -159,7 +149,8 @@ class_field() {   # file class field
 	run "$DBTRACE" top --batch -d 2 --view classes --comm thread_pool
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^ *PID COMM' <<<"$output")" -eq 2 ]
-	[[ "$output" == *"*INVOL/s"* ]]
+	# sorted by RUNNABLE by default: the classes' cost
+	[[ "$output" == *"*RUNNABLE"* ]]
 	grep -E "^ *$POOL +thread_pool +TNT_L0_1002 +2 " <<<"$output"
 	grep -E "^ *$POOL +thread_pool +RpcIO +2 " <<<"$output"
 	# PROCS, before CPUS: the pool is a process alone
@@ -167,6 +158,33 @@ class_field() {   # file class field
 	awk -v p="$POOL" '$1 == p { n++; if ($(NF - 1) != 1) bad = 1 } END { exit !(n && !bad) }' <<<"$output"
 	# nothing but the filtered process
 	[ -z "$(grep -E '^ *[0-9]+ ' <<<"$output" | grep -v " thread_pool ")" ]
+	# ranked by cost (RUNNABLE), the busiest first: the two busy workers
+	# always runnable, the RpcIO pair taking turns
+	local last
+	last="$(awk '/^dbtrace top/ { buf = "" } { buf = buf $0 "\n" } END { printf "%s", buf }' <<<"$output")"
+	awk -v p="$POOL" '$1 == p { print $3 }' <<<"$last" | paste -sd' ' | grep -qx 'TNT_L0_1002 RpcIO'
+}
+
+# The whole machine's classes: kernel threads that woke now and then
+# (kworker, rcu_preempt, ksoftirqd) are there every second, and idle:
+# by default one "other (N classes)" row, last, below the classes worth a
+# row sorted by RUNNABLE; --all lists every class and folds none.
+@test "top --batch --view classes: idle classes are one \"other\" row, --all lists them" {
+	run "$DBTRACE" top --batch -d 1 --view classes
+	[ "$status" -eq 0 ]
+	local rows
+	rows="$(grep -E '^ *[0-9-]+ ' <<<"$output")"
+	echo "$rows" | tail -5
+	# the last row is the other row, the only one
+	tail -1 <<<"$rows" | grep -qE '^ +- +- +other \([0-9]+ class(es)?\) '
+	[ "$(grep -c 'other (' <<<"$rows")" -eq 1 ]
+	# the rest by RUNNABLE (column 8), highest first
+	head -n -1 <<<"$rows" | awk '{ if (NR > 1 && $8 > prev) bad = 1; prev = $8 } END { exit bad }'
+	run "$DBTRACE" top --batch -d 1 --view classes --all
+	[ "$status" -eq 0 ]
+	! grep -q 'other (' <<<"$output"
+	# every class: more rows than the few worth one
+	[ "$(grep -cE '^ *[0-9]+ ' <<<"$output")" -gt "$(grep -cE '^ *[0-9]+ ' <<<"$rows")" ]
 }
 
 @test "100k short-lived threads: memory stays capped and evictions are reported" {

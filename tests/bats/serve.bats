@@ -21,10 +21,6 @@ teardown() {
 	remove_scratch
 }
 
-# dbtrace needs longer to load under qemu TCG
-LIMIT=20
-[ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
-
 # need_tool CMD: Debian's prometheus package is installed by make test; the
 # qemu guest of scripts/vmtest.sh does not carry it.
 need_tool() {

@@ -15,15 +15,12 @@ teardown() {
 }
 
 # the load's line for class $1, field $2 (e.g. oncpu_pct)
-load_field() {
+class_load_field() {
 	sed -n "s/^class $(sed 's/[*]/[*]/g' <<<"$1") .* $2=\([-0-9.]*\).*/\1/p" "$OUT.load"
 }
 
 # dbtrace's summary of class $1: jq path $2 under it
-class_time() {
-	jq -r --arg c "$1" --argjson pid "$(cat "$OUT.pid")" \
-		".processes[] | select(.pid == \$pid) | .classes[] | select(.name == \$c) | $2" "$OUT"
-}
+class_time() { class_field "$OUT" "$(cat "$OUT.pid")" "$1" "$2"; }
 
 # field $2 of the load's line that starts with $1 (net_wait_load.py)
 load_field_of() {
@@ -62,7 +59,7 @@ budget_vs_load() {
 		within_abs "$res" 0 2 || failed=1
 		for pair in oncpu:oncpu_pct runqueue:runq_pct "$state:${state}_pct"; do
 			got="$(class_time "$cls" ".time.share_pct.${pair%%:*}")"
-			want="$(load_field "$cls" "${pair#*:}")"
+			want="$(class_load_field "$cls" "${pair#*:}")"
 			echo "  ${pair%%:*}: dbtrace $got%, load $want%"
 			within_abs "$got" "$want" 5 || failed=1
 		done
@@ -128,31 +125,34 @@ budget_vs_load() {
 	"$TOOLS/time_classes" -d 60 "$LOOP" >"$SCRATCH/load.out" &
 	PIDS=($!)
 	wait_for_text "$SCRATCH/load.out" pid
-	run "$DBTRACE" top --batch --view time --sort f -d 3 -p "${PIDS[0]}"
+	# --all: every class, the idle ones too (by default they are one
+	# "other" row)
+	run "$DBTRACE" top --batch --view time --sort f --all -d 3 -p "${PIDS[0]}"
 	[ "$status" -eq 0 ]
 	echo "$output" | tail -12
-	echo "$output" | grep -q '%ONCPU.*%USR.*%SYS.*%RUNQ.*%SIRQ.*%BLOCK.*\*%FUTEX.*%NET.*%DISK.*%SLEEP.*%OTHER.*%KERN.*%WORD.*FUTEX-WORD.*OTHER-SYSCALLS'
+	echo "$output" | grep -q 'THR RUNNABLE.*%ONCPU.*%USR.*%SYS.*%RUNQ.*%SIRQ.*%BLOCK.*\*%FUTEX.*%NET.*%DISK.*%SLEEP.*%OTHER.*%KERN.*%WORD.*FUTEX-WORD.*OTHER-SYSCALLS'
 	# the last table: rows of the load, each summing to 100 (on CPU, run
 	# queue, softirq and the six reasons; %BLOCK is their sum)
 	local last
 	last="$(echo "$output" | awk '/^dbtrace top/ { buf = "" } { buf = buf $0 "\n" } END { printf "%s", buf }')"
 	# every class of the load, sorted by %FUTEX, highest first
-	echo "$last" | awk -v pid="${PIDS[0]}" '$1 == pid { n++; if (n > 1 && $11 > prev) bad = 1; prev = $11 }
+	echo "$last" | awk -v pid="${PIDS[0]}" '$1 == pid { n++; if (n > 1 && $12 > prev) bad = 1; prev = $12 }
 		END { exit bad || n < 7 }'
 	echo "$last" | grep -q 'locker-\*'
+	! echo "$last" | grep -q 'other ('
 	# the lockers queue on one mutex: one futex word holds nearly all of
 	# their futex time, its address shown; a class with no futex wait
 	# shows neither
-	echo "$last" | awk -v pid="${PIDS[0]}" '$1 == pid && $3 == "locker-*" { n++; if (!($17 >= 90 && $18 ~ /^0x[0-9a-f]+$/)) bad = 1 }
-		$1 == pid && $3 == "spin" { if ($17 != "-" || $18 != "-") bad = 1 }
+	echo "$last" | awk -v pid="${PIDS[0]}" '$1 == pid && $3 == "locker-*" { n++; if (!($18 >= 90 && $19 ~ /^0x[0-9a-f]+$/)) bad = 1 }
+		$1 == pid && $3 == "spin" { if ($18 != "-" || $19 != "-") bad = 1 }
 		END { exit bad || n != 1 }'
 	echo "$last" | awk -v pid="${PIDS[0]}" '$1 == pid {
-		# PID COMM CLASS THR then oncpu usr sys runq sirq blocked futex net
-		# disk sleep other kern, the top futex word share and address;
-		# usr and sys are inside oncpu ("-": no tick)
-		s = $5 + $8 + $9 + $11 + $12 + $13 + $14 + $15 + $16
-		if (s < 99 || s > 101 || ($10 - ($11 + $12 + $13 + $14 + $15 + $16)) ^ 2 > 0.25) { print "bad sum:", $0, s; bad = 1 }
-		if ($6 != "-" && ($5 - ($6 + $7)) ^ 2 > 0.25) { print "usr + sys is not oncpu:", $0; bad = 1 }
+		# PID COMM CLASS THR RUNNABLE then oncpu usr sys runq sirq blocked
+		# futex net disk sleep other kern, the top futex word share and
+		# address; usr and sys are inside oncpu ("-": no tick)
+		s = $6 + $9 + $10 + $12 + $13 + $14 + $15 + $16 + $17
+		if (s < 99 || s > 101 || ($11 - ($12 + $13 + $14 + $15 + $16 + $17)) ^ 2 > 0.25) { print "bad sum:", $0, s; bad = 1 }
+		if ($7 != "-" && ($6 - ($7 + $8)) ^ 2 > 0.25) { print "usr + sys is not oncpu:", $0; bad = 1 }
 	} END { exit bad }'
 	kill "${PIDS[0]}"
 	wait "${PIDS[0]}" || true
@@ -177,8 +177,8 @@ budget_vs_load() {
 	local cls got own proc oncpu split failed=0
 	for cls in usrspin sysread mixed; do
 		got="$(class_time "$cls" '.time.oncpu_split | 100 * .system_seconds / (.user_seconds + .system_seconds)')"
-		own="$(load_field "$cls" sys_share_pct)"
-		proc="$(load_field "$cls" proc_sys_share_pct)"
+		own="$(class_load_field "$cls" sys_share_pct)"
+		proc="$(class_load_field "$cls" proc_sys_share_pct)"
 		echo "$cls: system share of on-CPU: dbtrace $got%, the load's own $own%, /proc $proc%"
 		within_abs "$got" "$own" 10 || failed=1
 		within_abs "$got" "$proc" 10 || failed=1
@@ -210,7 +210,7 @@ budget_vs_load() {
 	"$VALIDATE" "$OUT"
 	local pid want f
 	pid="$(cat "$OUT.pid")"
-	want="$(load_field diskrd disk_pct)"
+	want="$(class_load_field diskrd disk_pct)"
 	jq -c --argjson pid "$pid" '.findings[] | select(.id == "io_bound" and .pid == $pid)' "$OUT"
 	f="$(jq -c --argjson pid "$pid" '.findings[] | select(.id == "io_bound" and .pid == $pid and .class == "diskrd")' "$OUT")"
 	[ -n "$f" ]

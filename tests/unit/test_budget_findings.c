@@ -34,12 +34,12 @@ static struct sched_class_stats cls(const char *name, int n, double oncpu, doubl
 	return c;
 }
 
-static struct sched_interval one_proc(struct sched_proc_stats *p, struct sched_class_stats *c, int n)
+static struct sched_interval one_proc(struct sched_group_stats *p, struct sched_class_stats *c, int n)
 {
-	*p = (struct sched_proc_stats){ .pid = 42, .comm = "mysqld", .classes = c, .n_classes = n };
+	*p = (struct sched_group_stats){ .pid = 42, .comm = "mysqld", .classes = c, .n_classes = n };
 	for (int i = 0; i < n; i++)
 		class_time_finish(&c[i].time);
-	return (struct sched_interval){ .dt_s = 1, .procs = p, .n_procs = 1 };
+	return (struct sched_interval){ .dt_s = 1, .groups = p, .n_groups = 1 };
 }
 
 static void test_lock_contention(void **state)
@@ -51,7 +51,7 @@ static void test_lock_contention(void **state)
 		cls("single", 1, 10, 5, CT_FUTEX, 70),      /* one thread: nobody to queue with */
 	};
 	struct lockc_config cfg;
-	struct sched_proc_stats p;
+	struct sched_group_stats p;
 	struct sched_interval iv;
 	struct finding_list l = { 0 };
 	const struct finding *f;
@@ -60,7 +60,7 @@ static void test_lock_contention(void **state)
 		c[i].time.n_futex = 1;
 		c[i].time.futex_addr[0] = 0x7f0000001000;
 		c[i].time.futex_ns[0] = c[i].time.ns[CT_FUTEX] * (i == 1 ? 2 : 9) / 10;
-		/* sched_model takes them from the class's fine histogram */
+		/* sched_class_finish() takes them from the class's fine histogram */
 		c[i].time.futex_p50_us = 1200;
 		c[i].time.futex_p99_us = 1500;
 	}
@@ -92,7 +92,7 @@ static void test_io_bound(void **state)
 		cls("ib_io_wr-*", 4, 5, 1, CT_DISK, 25),
 	};
 	struct iobound_config cfg;
-	struct sched_proc_stats p;
+	struct sched_group_stats p;
 	struct sched_interval iv = one_proc(&p, c, 2);
 	struct finding_list l = { 0 };
 
@@ -110,7 +110,7 @@ static void test_io_bound(void **state)
 }
 
 /* A fake of the /proc question: only group *arg serves. */
-static int serves_only(const struct sched_proc_stats *p, const struct sched_class_stats *c,
+static int serves_only(const struct sched_group_stats *p, const struct sched_class_stats *c,
 		       uint16_t port, void *arg)
 {
 	(void)c;
@@ -130,7 +130,7 @@ static void test_net_wait_dominant(void **state)
 	};
 	struct net_interval ni = { .dt_s = 1, .ports = ports, .n_ports = 2 };
 	struct netwait_config cfg;
-	struct sched_proc_stats p;
+	struct sched_group_stats p;
 	struct sched_interval iv;
 	struct finding_list l = { 0 };
 

@@ -179,11 +179,11 @@ static void one_cpu(struct capture *c, double net_rx)
 
 static void add_proc(struct capture *c, int pid, const char *comm, double oncpu, double runq_p99)
 {
-	struct sched_proc_stats *p;
+	struct sched_group_stats *p;
 
 	c->have_sched = true;
-	c->sched.procs = realloc(c->sched.procs, sizeof(*p) * (size_t)(c->sched.n_procs + 1));
-	p = &c->sched.procs[c->sched.n_procs++];
+	c->sched.groups = realloc(c->sched.groups, sizeof(*p) * (size_t)(c->sched.n_groups + 1));
+	p = &c->sched.groups[c->sched.n_groups++];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
@@ -289,6 +289,63 @@ static void test_time_budget(void **state)
 	capture_free(&b);
 }
 
+/* Whether metric is a row a section's tables declare (docs/diff.md
+ * lists them from the same tables). */
+static bool declared(enum cdiff_section_id s, const char *metric)
+{
+	for (int k = 0; k < 2 && cdiff_sections[s].tables[k]; k++) {
+		struct fig_ref refs[64];
+		int n = figure_diff_rows(cdiff_sections[s].tables[k], refs, 64);
+
+		for (int i = 0; i < n && i < 64; i++) {
+			const struct fig_ref *r = &refs[i];
+			char name[64];
+
+			snprintf(name, sizeof(name), r->diff->metric ? r->diff->metric : r->f->name,
+				 r->f->keys ? r->f->keys->name(r->key) : "");
+			if (!strcmp(name, metric))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Every number diff compares is a figure its section declares: the
+ * rows of diffs between the fixtures, of every section. */
+static void test_rows_declared(void **state)
+{
+	static const char *const pairs[][2] = {
+		{ "time_a.json", "time_b.json" }, { "rr.json", "tbf.json" }, { "pool1.json", "pool8.json" },
+	};
+
+	(void)state;
+	for (size_t p = 0; p < sizeof(pairs) / sizeof(pairs[0]); p++) {
+		struct capture a, b;
+		struct capture_diff d;
+		int rows = 0;
+
+		load(pairs[p][0], &a);
+		load(pairs[p][1], &b);
+		assert_int_equal(capture_diff_compute(&a, &b, NULL, &d), 0);
+		for (int s = 0; s < CDIFF_SECTIONS; s++) {
+			assert_string_equal(d.sec[s].name, cdiff_sections[s].name);
+			for (int i = 0; i < d.sec[s].n; i++) {
+				const struct cdiff_row *r = &d.sec[s].rows[i];
+
+				if (s == CDIFF_FINDINGS || r->is_text)
+					continue;
+				if (!declared((enum cdiff_section_id)s, r->metric))
+					fail_msg("%s: %s %s is no declared figure", d.sec[s].name, r->key, r->metric);
+				rows++;
+			}
+		}
+		assert_true(rows > 10);
+		capture_diff_free(&d);
+		capture_free(&a);
+		capture_free(&b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_absent_sections),
 		cmocka_unit_test(test_noise_floors_and_matching),
 		cmocka_unit_test(test_empty_captures),
+		cmocka_unit_test(test_rows_declared),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

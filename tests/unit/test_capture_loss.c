@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capture/capture_diff.h"
+#include "capture/capture_figures.h"
 #include "capture/capture_loss.h"
 #include "capture/capture_read.h"
 #include "render/report_html.h"
@@ -28,8 +29,8 @@ static void test_round_trip(void **state)
 	l.segs[DBT_RETX_TIMEOUT] = 3;
 	l.segs[DBT_RETX_TLP] = 59;
 	l.segs[DBT_RETX_SYN] = 5;
-	capture_loss_port(o, &l);
-	capture_loss_device(dev, &d);
+	capture_figs_write(o, &fig_port_loss, &l, NULL);
+	capture_figs_write(dev, &fig_dev_loss, &d, NULL);
 	assert_true(capture_loss_read_port(o, &back));
 	assert_true(back.retrans == 67 && back.segs[DBT_RETX_TLP] == 59 && back.segs[DBT_RETX_SYN] == 5);
 	assert_true(back.rto_timer == 3 && back.tlp_probes == 59 && back.stalls == 61 && back.conns == 4);

@@ -54,14 +54,14 @@ static void test_loopback_capture(void **state)
 
 	/* sched: processes and classes with their CPU masks */
 	assert_true(cap.have_sched);
-	assert_int_equal(cap.sched.n_procs, 10);
+	assert_int_equal(cap.sched.n_groups, 10);
 	assert_int_equal(cap.processes_omitted, 52);
-	assert_int_equal(cap.sched.procs[0].pid, 28079);
-	assert_string_equal(cap.sched.procs[0].comm, "tcp_rr");
-	assert_string_equal(cap.sched.procs[0].cpus_allowed, "0");
-	assert_true(near(cap.sched.procs[0].total.oncpu_pct, 66.1379));
-	assert_string_equal(cap.sched.procs[0].classes[0].name, "tcp_rr");
-	assert_true(cap.sched.procs[0].classes[0].cpus[0] == 1);   /* ran on CPU 0 */
+	assert_int_equal(cap.sched.groups[0].pid, 28079);
+	assert_string_equal(cap.sched.groups[0].comm, "tcp_rr");
+	assert_string_equal(cap.sched.groups[0].cpus_allowed, "0");
+	assert_true(near(cap.sched.groups[0].total.oncpu_pct, 66.1379));
+	assert_string_equal(cap.sched.groups[0].classes[0].name, "tcp_rr");
+	assert_true(cap.sched.groups[0].classes[0].cpus[0] == 1);   /* ran on CPU 0 */
 
 	/* net: histograms carried, their totals equal the sample counts */
 	assert_true(cap.have_net);
@@ -89,8 +89,8 @@ static void test_loopback_capture(void **state)
 	assert_true(cap.have_clock);
 	assert_int_equal(cap.clock_hz, 499);
 	assert_int_equal(cap.clock.samples, 2987);
-	assert_int_equal(cap.clock.procs[0].pid, 28079);
-	assert_int_equal(cap.clock.procs[0].total.top_fn, -1);
+	assert_int_equal(cap.clock.groups[0].pid, 28079);
+	assert_int_equal(cap.clock.groups[0].total.top_fn, -1);
 
 	/* findings with their evidence */
 	assert_int_equal(cap.findings.n, 4);

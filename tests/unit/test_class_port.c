@@ -42,7 +42,7 @@ static struct sched_class_stats class_of(const struct class_map *map, uint32_t p
 static void test_the_class_own_processes(void **state)
 {
 	struct class_map map;
-	struct sched_proc_stats p = { .pid = 4343 };
+	struct sched_group_stats p = { .pid = 4343 };
 	struct sched_class_stats server, client;
 
 	(void)state;

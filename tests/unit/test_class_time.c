@@ -262,9 +262,9 @@ static void test_word_pct(void **state)
 
 	(void)state;
 	memset(&t, 0, sizeof(t));
-	assert_true(isnan(class_time_word_pct(&t)));
+	assert_true(isnan(class_time_top_word_futex_pct(&t)));
 	t.ns[CT_FUTEX] = 1000;
-	assert_true(isnan(class_time_word_pct(&t)));
+	assert_true(isnan(class_time_top_word_futex_pct(&t)));
 	t.n_futex = 2;
 	t.futex_addr[0] = 0x10;
 	t.futex_ns[0] = 250;
@@ -272,11 +272,11 @@ static void test_word_pct(void **state)
 	t.futex_ns[1] = 750;
 	class_time_finish(&t);   /* sorts the words: 0x20 first */
 	assert_int_equal(t.futex_addr[0], 0x20);
-	assert_true(fabs(class_time_word_pct(&t) - 75) < 1e-9);
+	assert_true(fabs(class_time_top_word_futex_pct(&t) - 75) < 1e-9);
 	t.futex_ns[0] = 1010;
-	assert_true(fabs(class_time_word_pct(&t) - 100) < 1e-9);
+	assert_true(fabs(class_time_top_word_futex_pct(&t) - 100) < 1e-9);
 	t.ns[CT_FUTEX] = 0;
-	assert_true(isnan(class_time_word_pct(&t)));
+	assert_true(isnan(class_time_top_word_futex_pct(&t)));
 }
 
 int main(void)

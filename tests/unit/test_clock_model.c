@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/clock_model.h"
+#include "sched_samples.h"
 
 static struct clock_thread_sample *add(struct clock_snapshot *s, uint32_t pid, uint32_t tid,
 				       const char *comm, uint64_t samples, uint64_t vdso1,
@@ -48,17 +49,17 @@ static int compute(const struct clock_snapshot *a, const struct clock_snapshot *
 	return err;
 }
 
-static const struct clock_proc_stats *proc_of(const struct clock_interval *iv, int pid)
+static const struct clock_group_stats *proc_of(const struct clock_interval *iv, int pid)
 {
-	for (int i = 0; i < iv->n_procs; i++)
-		if (iv->procs[i].pid == pid)
-			return &iv->procs[i];
+	for (int i = 0; i < iv->n_groups; i++)
+		if (iv->groups[i].pid == pid)
+			return &iv->groups[i];
 	return NULL;
 }
 
 static const struct clock_stats *class_of(const struct clock_interval *iv, int pid, const char *name)
 {
-	const struct clock_proc_stats *p = proc_of(iv, pid);
+	const struct clock_group_stats *p = proc_of(iv, pid);
 
 	for (int i = 0; p && i < p->n_classes; i++)
 		if (!strcmp(p->classes[i].name, name))
@@ -71,7 +72,7 @@ static void interval_sums(void **state)
 {
 	struct clock_snapshot a, b;
 	struct clock_interval iv;
-	const struct clock_proc_stats *p;
+	const struct clock_group_stats *p;
 	const struct clock_stats *c;
 
 	clock_snapshot_init(&a);
@@ -97,7 +98,7 @@ static void interval_sums(void **state)
 	assert_int_equal(iv.samples, 2000);
 	assert_int_equal(iv.idle_samples, 1000);
 	assert_int_equal(iv.evictions, 2);
-	assert_int_equal(iv.n_procs, 1);
+	assert_int_equal(iv.n_groups, 1);
 	p = proc_of(&iv, 10);
 	assert_non_null(p);
 	assert_null(proc_of(&iv, 20));
@@ -142,10 +143,10 @@ static void reused_tid_and_reset(void **state)
 	clock_snapshot_sort(&a);
 	clock_snapshot_sort(&b);
 	assert_int_equal(compute(&a, &b, NULL, &iv), 0);
-	assert_int_equal(iv.n_procs, 1);
-	assert_int_equal(iv.procs[0].pid, 40);
-	assert_int_equal(iv.procs[0].total.samples, 60);
-	assert_int_equal(iv.procs[0].total.vdso_samples, 6);
+	assert_int_equal(iv.n_groups, 1);
+	assert_int_equal(iv.groups[0].pid, 40);
+	assert_int_equal(iv.groups[0].total.samples, 60);
+	assert_int_equal(iv.groups[0].total.vdso_samples, 6);
 	clock_interval_free(&iv);
 	clock_snapshot_free(&a);
 	clock_snapshot_free(&b);
@@ -167,12 +168,12 @@ static void filters(void **state)
 	add(&b, 2, 2, "two", 10, 0, 0, 0, 0);
 	clock_snapshot_sort(&b);
 	assert_int_equal(compute(&a, &b, &by_pid, &iv), 0);
-	assert_int_equal(iv.n_procs, 1);
-	assert_int_equal(iv.procs[0].pid, 2);
+	assert_int_equal(iv.n_groups, 1);
+	assert_int_equal(iv.groups[0].pid, 2);
 	clock_interval_free(&iv);
 	assert_int_equal(compute(&a, &b, &by_comm, &iv), 0);
-	assert_int_equal(iv.n_procs, 1);
-	assert_int_equal(iv.procs[0].pid, 1);
+	assert_int_equal(iv.n_groups, 1);
+	assert_int_equal(iv.groups[0].pid, 1);
 	clock_interval_free(&iv);
 	clock_snapshot_free(&a);
 	clock_snapshot_free(&b);
@@ -240,18 +241,6 @@ static void fn_table_from_image(void **state)
 	assert_string_equal(clock_fn_name(&t, 7), "f5");
 }
 
-static void sched_add(struct sched_snapshot *s, uint32_t pid, uint32_t tid, const char *comm,
-		      uint64_t oncpu_ns)
-{
-	struct sched_thread_sample *t = sched_snapshot_add(s);
-
-	assert_non_null(t);
-	t->pid = pid;
-	t->tid = tid;
-	snprintf(t->comm, sizeof(t->comm), "%s", comm);
-	t->oncpu_ns = oncpu_ns;
-}
-
 /* The session's tick: one map from sched's threads and the clock's
  * active ones, both intervals over it. */
 static void tick_map(const struct sched_snapshot *ss, const struct clock_snapshot *a,
@@ -279,7 +268,7 @@ static void sched_threads_name_classes(void **state)
 
 	sched_snapshot_init(&ss);
 	for (int i = 0; i < 4; i++)
-		sched_add(&ss, 50, 50 + (uint32_t)i, comms[i], 0);
+		sched_sample(&ss, 50, 50 + (uint32_t)i, comms[i], "", 0, 0, 0);
 	sched_snapshot_sort(&ss);
 	clock_snapshot_init(&a);
 	clock_snapshot_init(&b);
@@ -307,7 +296,7 @@ static void sched_threads_name_classes(void **state)
 	/* a map without the window's threads leaves them out */
 	memset(&map, 0, sizeof(map));
 	assert_int_equal(clock_interval_compute(&a, &b, &map, NULL, &iv), 0);
-	assert_int_equal(iv.n_procs, 0);
+	assert_int_equal(iv.n_groups, 0);
 	assert_float_equal(iv.dt_s, 1.0, 1e-9);
 	clock_interval_free(&iv);
 	sched_snapshot_free(&ss);
@@ -318,8 +307,8 @@ static void sched_threads_name_classes(void **state)
 static const struct sched_class_stats *sched_row(const struct sched_interval *si, int pid,
 						 const char *name)
 {
-	for (int i = 0; i < si->n_procs; i++) {
-		const struct sched_proc_stats *p = &si->procs[i];
+	for (int i = 0; i < si->n_groups; i++) {
+		const struct sched_group_stats *p = &si->groups[i];
 
 		if (p->pid != pid)
 			continue;
@@ -346,8 +335,8 @@ static void newborn_named_among_clock_threads(void **state)
 	sched_snapshot_init(&s0);
 	sched_snapshot_init(&s1);
 	s1.mono_ns = 1000000000ull;
-	sched_add(&s1, 50, 50, "mysqld", 100);
-	sched_add(&s1, 50, 51, "ib_io_rd-1", 100);
+	sched_sample(&s1, 50, 50, "mysqld", "", 100, 0, 0);
+	sched_sample(&s1, 50, 51, "ib_io_rd-1", "", 100, 0, 0);
 	sched_snapshot_sort(&s1);
 	clock_snapshot_init(&a);
 	clock_snapshot_init(&b);
@@ -359,58 +348,12 @@ static void newborn_named_among_clock_threads(void **state)
 	tick_map(&s1, &a, &b, &map);
 	assert_int_equal(sched_interval_compute(&s0, &s1, &map, NULL, &si), 0);
 	assert_int_equal(clock_interval_compute(&a, &b, &map, NULL, &ci), 0);
-	assert_int_equal(si.procs[0].n_classes, 2);
+	assert_int_equal(si.groups[0].n_classes, 2);
 	assert_non_null(sched_row(&si, 50, "ib_io_rd-1"));   /* alone in sched's view */
 	assert_non_null(sched_row(&si, 50, "mysqld"));
 	assert_int_equal(class_of(&ci, 50, "ib_io_rd-1")->threads, 1);
 	assert_int_equal(class_of(&ci, 50, "ib_io_rd-*")->threads, 1);
 	assert_int_equal(proc_of(&ci, 50)->n_classes, 2);
-	clock_interval_free(&ci);
-	sched_interval_free(&si);
-	class_map_free(&map);
-	sched_snapshot_free(&s1);
-	clock_snapshot_free(&b);
-}
-
-/* The vDSO share reaches the sched row of the same class of the same
- * process: two processes with a class of one name do not mix. */
-static void vdso_share_by_class_index(void **state)
-{
-	struct sched_snapshot s0, s1;
-	struct clock_snapshot a, b;
-	struct sched_interval si;
-	struct clock_interval ci;
-	struct class_map map;
-
-	sched_snapshot_init(&s0);
-	sched_snapshot_init(&s1);
-	s1.mono_ns = 1000000000ull;
-	sched_add(&s1, 50, 50, "db", 100);
-	sched_add(&s1, 50, 51, "w-1", 100);
-	sched_add(&s1, 50, 52, "w-2", 100);
-	sched_add(&s1, 70, 70, "db", 100);
-	sched_add(&s1, 70, 71, "w-1", 100);
-	sched_add(&s1, 70, 72, "w-2", 100);
-	sched_snapshot_sort(&s1);
-	clock_snapshot_init(&a);
-	clock_snapshot_init(&b);
-	b.mono_ns = 1000000000ull;
-	add(&b, 50, 51, "w-1", 100, 40, 0, 0, 0);          /* 40 % in the vDSO */
-	add(&b, 50, 50, "db", 100, 0, 0, 0, 0);
-	add(&b, 70, 70, "db", 100, 10, 0, 0, 0);           /* 10 %; its w-* read nothing */
-	clock_snapshot_sort(&b);
-
-	tick_map(&s1, &a, &b, &map);
-	assert_int_equal(sched_interval_compute(&s0, &s1, &map, NULL, &si), 0);
-	assert_int_equal(clock_interval_compute(&a, &b, &map, NULL, &ci), 0);
-	assert_int_equal(clock_vdso_share(&ci, &map, &si), 0);
-	assert_int_equal(si.n_procs, 2);
-	assert_float_equal(sched_row(&si, 50, "w-*")->vdso_pct, 40.0, 1e-9);
-	assert_float_equal(sched_row(&si, 50, "db")->vdso_pct, 0.0, 1e-9);
-	assert_float_equal(sched_row(&si, 50, NULL)->vdso_pct, 20.0, 1e-9);
-	assert_float_equal(sched_row(&si, 70, "db")->vdso_pct, 10.0, 1e-9);
-	assert_true(isnan(sched_row(&si, 70, "w-*")->vdso_pct));   /* no clock row */
-	assert_float_equal(sched_row(&si, 70, NULL)->vdso_pct, 10.0, 1e-9);
 	clock_interval_free(&ci);
 	sched_interval_free(&si);
 	class_map_free(&map);
@@ -435,7 +378,6 @@ int main(void)
 		cmocka_unit_test(fn_table_from_image),
 		cmocka_unit_test(sched_threads_name_classes),
 		cmocka_unit_test(newborn_named_among_clock_threads),
-		cmocka_unit_test(vdso_share_by_class_index),
 		cmocka_unit_test(sys_names),
 	};
 

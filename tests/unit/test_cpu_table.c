@@ -14,6 +14,7 @@ static void fill(struct cpu_row *rows, int n)
 	for (int c = 0; c < n; c++) {
 		rows[c].cpu = c;
 		rows[c].valid = true;
+		rows[c].have_sirq = true;   /* the softirq numbers below were measured */
 		rows[c].idle_pct = 10.0 * c;
 		for (int v = 0; v < DBT_SOFTIRQ_VECS; v++)
 			rows[c].wait_p99_us[v] = NAN;

@@ -154,8 +154,8 @@ static void rule_vdso_share(void **state)
 {
 	struct clock_stats cls[2] = { stats("worker-*", 400, 200, 0, 0, 1),
 				      stats("io", 100, 0, 0, 0, 1) };
-	struct clock_proc_stats p = { .pid = 42, .comm = "mysqld", .classes = cls, .n_classes = 2 };
-	struct clock_interval iv = { .dt_s = 1, .procs = &p, .n_procs = 1 };
+	struct clock_group_stats p = { .pid = 42, .comm = "mysqld", .classes = cls, .n_classes = 2 };
+	struct clock_interval iv = { .dt_s = 1, .groups = &p, .n_groups = 1 };
 	struct clock_fn_table t = fns();
 	struct finding_list out = { 0 };
 	struct gtod_config cfg;
@@ -184,8 +184,8 @@ static void rule_vdso_share(void **state)
 static void rule_thresholds(void **state)
 {
 	struct clock_stats cls[1];
-	struct clock_proc_stats p = { .pid = 7, .comm = "app", .classes = cls, .n_classes = 1 };
-	struct clock_interval iv = { .dt_s = 2, .procs = &p, .n_procs = 1 };
+	struct clock_group_stats p = { .pid = 7, .comm = "app", .classes = cls, .n_classes = 1 };
+	struct clock_interval iv = { .dt_s = 2, .groups = &p, .n_groups = 1 };
 	struct finding_list out = { 0 };
 	struct gtod_config cfg;
 	struct clock_env env;
@@ -228,8 +228,8 @@ static void rule_class_only(void **state)
 {
 	struct clock_stats cls[2] = { stats("TNT_L0_1002", 100, 50, 0, 0, 1),
 				      stats("RpcIO", 1900, 0, 0, 0, 1) };
-	struct clock_proc_stats p = { .pid = 9, .comm = "observer", .classes = cls, .n_classes = 2 };
-	struct clock_interval iv = { .dt_s = 1, .procs = &p, .n_procs = 1 };
+	struct clock_group_stats p = { .pid = 9, .comm = "observer", .classes = cls, .n_classes = 2 };
+	struct clock_interval iv = { .dt_s = 1, .groups = &p, .n_groups = 1 };
 	struct finding_list out = { 0 };
 	struct gtod_config cfg;
 	struct clock_env env;

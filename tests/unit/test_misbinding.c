@@ -7,8 +7,8 @@
 
 #include "session/misbinding.h"
 
-static struct sched_proc_stats procs[5];
-static struct sched_interval si = { .dt_s = 1, .procs = procs, .n_procs = 5 };
+static struct sched_group_stats procs[5];
+static struct sched_interval si = { .dt_s = 1, .groups = procs, .n_groups = 5 };
 
 static int setup(void **state)
 {

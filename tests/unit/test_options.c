@@ -301,6 +301,24 @@ static void test_check_options(void **state)
 	assert_string_equal(err, "--root is an option of check only");
 }
 
+/* --all: every thread class in top's class and time views and the
+ * report; the capture keeps every class anyway. */
+static void test_all(void **state)
+{
+	struct dbt_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&cfg, err, 2, "top", "--batch"), 0);
+	assert_false(cfg.all);
+	assert_int_equal(parse(&cfg, err, 3, "top", "--batch", "--all"), 0);
+	assert_true(cfg.all);
+	assert_int_equal(parse(&cfg, err, 3, "report", "x.json", "--all"), 0);
+	assert_true(cfg.all);
+	assert_int_equal(parse(&cfg, err, 2, "capture", "--all"), -EINVAL);
+	assert_string_equal(err, "--all is an option of top and report only");
+}
+
 static void test_listen(void **state)
 {
 	char host[64];
@@ -523,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_group_options),
 		cmocka_unit_test(test_net_view_and_ports),
 		cmocka_unit_test(test_check_options),
+		cmocka_unit_test(test_all),
 		cmocka_unit_test(test_listen),
 		cmocka_unit_test(test_serve_report_diff),
 		cmocka_unit_test(test_record),

@@ -28,8 +28,8 @@ static struct sched_class_stats cls(const char *name, double runnable, int cpus,
 
 static int check(struct sched_class_stats *classes, int n, struct finding_list *out)
 {
-	struct sched_proc_stats p = { .pid = 42, .comm = "observer", .classes = classes, .n_classes = n };
-	struct sched_interval iv = { .dt_s = 1, .procs = &p, .n_procs = 1 };
+	struct sched_group_stats p = { .pid = 42, .comm = "observer", .classes = classes, .n_classes = n };
+	struct sched_interval iv = { .dt_s = 1, .groups = &p, .n_groups = 1 };
 	struct oversub_config cfg;
 
 	oversub_config_default(&cfg);

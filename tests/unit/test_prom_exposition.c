@@ -122,7 +122,7 @@ static void test_counters_are_sums(void **state)
 		c->time.ns[CT_FUTEX] = 400000000;                  /* 0.4 s blocked on futexes */
 		c->time.oncpu_user_ns = 300000000;                 /* of its oncpu state: 0.3 s user */
 		c->time.oncpu_sys_ns = 100000000;                  /* and 0.1 s system */
-		assert_int_equal(prom_totals_add(st, &w.iv), 0);
+		assert_int_equal(prom_totals_add(st, &w.iv, &w.findings), 0);
 	}
 	scrape(st, &s, &text);
 	assert_true(near(value(&s, "dbtrace_softirq_seconds_total{cpu=\"1\",vector=\"net_rx\"}"), 0.3));
@@ -171,20 +171,20 @@ static void test_net_histograms(void **state)
 	char *text;
 
 	world_init(&w, 1);
-	w.ni.n_ports = 1;
+	w.iv.net.n_ports = 1;
 	w.ports[0].port = 3306;
 	w.ports[0].role = DBT_NET_SERVER;
 	w.ports[0].requests = 10;
 	w.ports[0].resp_hist[dbt_hist_bucket(96000)] = 10;  /* 96 µs */
 	w.ports[0].rxq_hist[dbt_hist_bucket(3000)] = 4;
-	w.ni.n_devs = 1;
+	w.iv.net.n_devs = 1;
 	snprintf(w.devs[0].name, sizeof(w.devs[0].name), "veth0");
 	snprintf(w.devs[0].netns_name, sizeof(w.devs[0].netns_name), "db");
 	w.devs[0].foreign = true;
 	w.devs[0].txq_samples = 3;
 	w.devs[0].txq_hist[dbt_hist_bucket(12000000)] = 3;   /* 12 ms */
 	w.devs[0].tx_pps = NAN;
-	assert_int_equal(prom_totals_add(st, &w.iv), 0);
+	assert_int_equal(prom_totals_add(st, &w.iv, &w.findings), 0);
 	scrape(st, &s, &text);
 	assert_true(value(&s, "dbtrace_port_response_seconds_bucket{port=\"3306\",role=\"server\",le=\"5e-05\"}") == 0);
 	assert_true(value(&s, "dbtrace_port_response_seconds_bucket{port=\"3306\",role=\"server\",le=\"0.0001\"}") == 10);
@@ -235,7 +235,7 @@ static void test_bounded_cardinality(void **state)
 	add_class(&w, 2, "b", 0.5);
 	add_class(&w, 3, "c", 0.2);
 	add_class(&w, 4, "d", 0.1);
-	assert_int_equal(prom_totals_add(st, &w.iv), 0);
+	assert_int_equal(prom_totals_add(st, &w.iv, &w.findings), 0);
 	scrape(st, &s1, &t1);
 	assert_int_equal(count_prefix(&s1, "dbtrace_class_cpu_seconds_total"), 3);
 	assert_true(near(value(&s1, "dbtrace_class_cpu_seconds_total{pid=\"1\",comm=\"a\",class=\"a\"}"), 0.9));
@@ -249,7 +249,7 @@ static void test_bounded_cardinality(void **state)
 	add_class(&w, 5, "e", 1.2);
 	add_class(&w, 1, "a", 0.9);
 	add_class(&w, 3, "c", 0.2);
-	assert_int_equal(prom_totals_add(st, &w.iv), 0);
+	assert_int_equal(prom_totals_add(st, &w.iv, &w.findings), 0);
 	scrape(st, &s2, &t2);
 	assert_int_equal(count_prefix(&s2, "dbtrace_class_cpu_seconds_total"), 3);
 	assert_true(near(value(&s2, "dbtrace_class_cpu_seconds_total{pid=\"5\",comm=\"e\",class=\"e\"}"), 1.2));
@@ -264,7 +264,7 @@ static void test_bounded_cardinality(void **state)
 	 * where it stopped, never below what was exported before */
 	world_init(&w, 1);
 	add_class(&w, 2, "b", 5.0);
-	assert_int_equal(prom_totals_add(st, &w.iv), 0);
+	assert_int_equal(prom_totals_add(st, &w.iv, &w.findings), 0);
 	scrape(st, &s1, &t1);
 	assert_true(near(value(&s1, "dbtrace_class_cpu_seconds_total{pid=\"2\",comm=\"b\",class=\"b\"}"), 5.5));
 	assert_true(isnan(value(&s1, "dbtrace_class_cpu_seconds_total{pid=\"1\",comm=\"a\",class=\"a\"}")));
@@ -272,7 +272,7 @@ static void test_bounded_cardinality(void **state)
 	/* and a, back in turn, resumes from 1.8 */
 	world_init(&w, 1);
 	add_class(&w, 1, "a", 9.0);
-	assert_int_equal(prom_totals_add(st, &w.iv), 0);
+	assert_int_equal(prom_totals_add(st, &w.iv, &w.findings), 0);
 	free(s2.s);
 	free(t2);
 	scrape(st, &s2, &t2);
@@ -285,7 +285,7 @@ static void test_bounded_cardinality(void **state)
 		world_init(&w, 1);
 		for (int j = 0; j < 6; j++)
 			add_class(&w, 100 + (k * 7 + j) % 37, "churn", 0.01 * (1 + (k + j) % 9));
-		assert_int_equal(prom_totals_add(st, &w.iv), 0);
+		assert_int_equal(prom_totals_add(st, &w.iv, &w.findings), 0);
 	}
 	scrape(st, &s3, &t3);
 	for (int i = 0; i < s3.n; i++) {
@@ -326,7 +326,7 @@ static void test_findings_gauge(void **state)
 	snprintf(items[2].class_name, sizeof(items[2].class_name), "bond0");
 	w.findings.items = items;
 	w.findings.n = 3;
-	assert_int_equal(prom_totals_add(st, &w.iv), 0);
+	assert_int_equal(prom_totals_add(st, &w.iv, &w.findings), 0);
 	scrape(st, &s, &text);
 	/* at most top_n, the worst kept */
 	assert_int_equal(count_prefix(&s, "dbtrace_finding{"), 2);
@@ -337,7 +337,7 @@ static void test_findings_gauge(void **state)
 
 	/* the next interval without findings: the gauge has no series */
 	w.findings.n = 0;
-	assert_int_equal(prom_totals_add(st, &w.iv), 0);
+	assert_int_equal(prom_totals_add(st, &w.iv, &w.findings), 0);
 	scrape(st, &s, &text);
 	assert_int_equal(count_prefix(&s, "dbtrace_finding{"), 0);
 	assert_non_null(strstr(text, "# TYPE dbtrace_finding gauge\n"));
@@ -396,9 +396,9 @@ static void test_every_family_typed_once(void **state)
 	world_init(&w, 1);
 	add_class(&w, 1, "x\"y", 0.5);
 	w.procs[0].n_procs = 9;   /* a group: the postmaster and eight backends */
-	w.ni.n_ports = 1;
+	w.iv.net.n_ports = 1;
 	w.ports[0].port = 5432;
-	assert_int_equal(prom_totals_add(st, &w.iv), 0);
+	assert_int_equal(prom_totals_add(st, &w.iv, &w.findings), 0);
 	scrape(st, &s, &text);
 	for (int i = 0; i < s.n; i++) {
 		char name[256], want[300];

@@ -15,58 +15,53 @@ static const struct probe_report probes[] = { { .family = "loss", .attach = "tp_
 static const struct prom_build build = { .version = "9.9.9", .probes = probes, .n_probes = 1 };
 
 struct window {
-	struct cpu_row rows[1], total;
+	struct cpu_row rows[1];
 	struct net_port_stats ports[1];
 	struct net_port_loss port_loss[1];
 	struct net_dev_loss dev_loss[1];
-	struct net_interval ni;
 	struct loss_reason_stats reasons[2];
 	struct loss_cpu_stats cpus[2];
 	struct loss_ns_stats ns[2];
 	struct loss_listener_stats lis[1];
-	struct loss_interval li;
 	struct finding_list findings;
-	struct interval_view iv;
+	struct interval iv;            /* its net and loss parts point into the arrays above */
 };
 
 static void window(struct window *w, uint64_t k)
 {
 	memset(w, 0, sizeof(*w));
 	w->rows[0].cpu = 0;
-	w->ni.dt_s = w->li.dt_s = w->iv.dt_s = 1;
+	w->iv.net.dt_s = w->iv.loss.dt_s = w->iv.dt_s = 1;
 	w->ports[0] = (struct net_port_stats){ .port = 3306, .role = DBT_NET_CLIENT, .requests = 100 };
 	w->port_loss[0] = (struct net_port_loss){ .rto_timer = 1 * k, .tlp_probes = 2 * k, .stalls = 3 * k,
 						  .drops = 4 * k };
 	w->port_loss[0].segs[DBT_RETX_FAST] = 10 * k;
-	w->ni.ports = w->ports;
-	w->ni.n_ports = 1;
-	w->ni.port_loss = w->port_loss;
-	w->ni.dev_loss = w->dev_loss;
+	w->iv.net.ports = w->ports;
+	w->iv.net.n_ports = 1;
+	w->iv.net.port_loss = w->port_loss;
+	w->iv.net.dev_loss = w->dev_loss;
 	w->reasons[0] = (struct loss_reason_stats){ .slot = 64, .name = "qdisc_drop", .count = 50 * k };
 	w->reasons[1] = (struct loss_reason_stats){ .slot = 2, .name = "not_specified", .count = k };
-	w->li.reasons = w->reasons;
-	w->li.n_reasons = 2;
+	w->iv.loss.reasons = w->reasons;
+	w->iv.loss.n_reasons = 2;
 	w->cpus[0] = (struct loss_cpu_stats){ .cpu = 0, .backlog_drops = 0 };
 	w->cpus[1] = (struct loss_cpu_stats){ .cpu = 1, .backlog_drops = 7 * k, .time_squeezes = k };
-	w->li.cpus = w->cpus;
-	w->li.n_cpus = 2;
+	w->iv.loss.cpus = w->cpus;
+	w->iv.loss.n_cpus = 2;
 	w->ns[0] = (struct loss_ns_stats){ .netns = 1, .have = true, .listen_overflows = 5 * k,
 					   .listen_drops = 6 * k, .memory_pressure_ms = 500 * k };
 	w->ns[1] = (struct loss_ns_stats){ .netns = 2, .name = "nsb", .foreign = true, .have = true,
 					   .listen_overflows = k };
-	w->li.ns = w->ns;
-	w->li.n_ns = 2;
+	w->iv.loss.ns = w->ns;
+	w->iv.loss.n_ns = 2;
 	w->lis[0] = (struct loss_listener_stats){ .netns = 2, .netns_name = "nsb", .foreign = true, .port = 8080,
 						  .sockets = 1, .queue = 2, .backlog = 1, .have_drops = true,
 						  .overflows = 12 * k };
-	w->li.listeners = w->lis;
-	w->li.n_listeners = 1;
+	w->iv.loss.listeners = w->lis;
+	w->iv.loss.n_listeners = 1;
 	w->iv.ncpus = 1;
 	w->iv.rows = w->rows;
-	w->iv.total = &w->total;
-	w->iv.net = &w->ni;
-	w->iv.loss = &w->li;
-	w->iv.findings = &w->findings;
+	w->iv.have_net = w->iv.have_loss = true;
 }
 
 static int has(const char *text, const char *line)
@@ -85,10 +80,10 @@ static void test_two_windows(void **state)
 
 	assert_int_equal(prom_totals_new(&t, 20), 0);
 	window(&w, 1);
-	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 	window(&w, 2);
-	w.li.n_listeners = 0;               /* the listener went away */
-	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	w.iv.loss.n_listeners = 0;               /* the listener went away */
+	assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 	f = open_memstream(&text, &len);
 	assert_int_equal(prom_render(t, &build, &self, f), 0);
 	fclose(f);
@@ -127,10 +122,10 @@ static void test_family_off(void **state)
 
 	assert_int_equal(prom_totals_new(&t, 20), 0);
 	window(&w, 1);
-	w.iv.loss = NULL;
-	w.ni.port_loss = NULL;
-	w.ni.dev_loss = NULL;
-	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	w.iv.have_loss = false;
+	w.iv.net.port_loss = NULL;
+	w.iv.net.dev_loss = NULL;
+	assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 	f = open_memstream(&text, &len);
 	assert_int_equal(prom_render(t, &build, &self, f), 0);
 	fclose(f);

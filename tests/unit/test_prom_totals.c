@@ -16,7 +16,7 @@
 
 static struct net_port_stats *add_port(struct world *w, uint16_t port, uint64_t requests)
 {
-	struct net_port_stats *p = &w->ports[w->ni.n_ports++];
+	struct net_port_stats *p = &w->ports[w->iv.net.n_ports++];
 
 	p->port = port;
 	p->role = DBT_NET_SERVER;
@@ -88,7 +88,7 @@ static void test_counters_are_sums(void **state)
 		sc->runq_hist[DBT_HIST_BUCKETS - 1] = 1;
 		add_port(&w, 3306, 10);
 		w.iv.lost_events = 5 + (uint64_t)k;
-		assert_int_equal(prom_totals_add(t, &w.iv), 0);
+		assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 	}
 	assert_int_equal(prom_totals_ncpus(t), 2);
 	cpu = prom_totals_cpu(t, 1);
@@ -136,7 +136,7 @@ static void test_cpus_not_measured_have_no_totals(void **state)
 	w.rows[2].valid = true;
 	w.rows[2].softirq_pct[DBT_SOFTIRQ_NET_TX] = 50;
 	w.iv.ncpus = 3;
-	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 	assert_int_equal(prom_totals_ncpus(t), 6);
 	assert_null(prom_totals_cpu(t, 0));
 	assert_null(prom_totals_cpu(t, 1));
@@ -162,7 +162,7 @@ static void test_top_n_folds_into_other(void **state)
 	add_class(&w, 4, "d", 0.1)->vol = 5;
 	for (int p = 0; p < 4; p++)
 		add_port(&w, (uint16_t)(5000 + p), 100);
-	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 	assert_int_equal(kept_classes(t), 2);
 	assert_true(near(class_of(t, 1)->oncpu_s, 0.9));
 	assert_true(near(class_of(t, 2)->oncpu_s, 0.5));
@@ -183,7 +183,7 @@ static void test_top_n_folds_into_other(void **state)
 	add_class(&w, 5, "e", 1.2);
 	add_class(&w, 1, "a", 0.9);
 	add_class(&w, 3, "c", 0.2);
-	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 	assert_int_equal(kept_classes(t), 2);
 	assert_true(near(class_of(t, 5)->oncpu_s, 1.2));
 	assert_null(class_of(t, 2));
@@ -221,21 +221,21 @@ static void test_displaced_keys_resume(void **state)
 	world_init(&w, 1);
 	add_class(&w, 1, "a", 0.9);
 	add_class(&w, 2, "b", 0.5);
-	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 	world_init(&w, 1);
 	add_class(&w, 3, "c", 4.0);                        /* displaces b */
-	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 	assert_null(class_of(t, 2));
 	/* b comes back much busier: it displaces a and resumes from 0.5 */
 	world_init(&w, 1);
 	add_class(&w, 2, "b", 50.0);
-	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 	assert_true(near(class_of(t, 2)->oncpu_s, 50.5));
 	assert_null(class_of(t, 1));
 	/* and a, back in turn, resumes from 0.9 */
 	world_init(&w, 1);
 	add_class(&w, 1, "a", 500.0);
-	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 	assert_true(near(class_of(t, 1)->oncpu_s, 500.9));
 
 	/* a hundred intervals of churn among 12 keys, fewer than the slots
@@ -246,7 +246,7 @@ static void test_displaced_keys_resume(void **state)
 		world_init(&w, 1);
 		for (int j = 0; j < 6; j++)
 			add_class(&w, 100 + (k * 7 + j) % 12, "churn", 0.01 * (1 + (k + j) % 9));
-		assert_int_equal(prom_totals_add(t, &w.iv), 0);
+		assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 		assert_true(kept_classes(t) <= 2);
 		assert_never_lower(t, last, 200);
 	}
@@ -265,7 +265,7 @@ static void test_findings_are_the_latest_worst(void **state)
 	add_finding(&w, "oversubscription", SEV_WARNING);
 	add_finding(&w, "tx_queueing", SEV_CRITICAL);
 	add_finding(&w, "link_saturated", SEV_WARNING);
-	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 	assert_int_equal(prom_totals_n_findings(t), 2);
 	assert_string_equal(prom_totals_finding(t, 0)->id, "tx_queueing");
 	/* as bad as the last one kept: the one kept first stays */
@@ -274,10 +274,9 @@ static void test_findings_are_the_latest_worst(void **state)
 
 	/* a gauge: an interval without findings (or without a list) clears them */
 	w.findings.n = 0;
-	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 	assert_int_equal(prom_totals_n_findings(t), 0);
-	w.iv.findings = NULL;
-	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	assert_int_equal(prom_totals_add(t, &w.iv, NULL), 0);
 	assert_int_equal(prom_totals_n_findings(t), 0);
 	prom_totals_free(t);
 }
@@ -293,9 +292,9 @@ static void test_families_off_add_nothing(void **state)
 	world_init(&w, 1);
 	add_class(&w, 1, "a", 1);
 	add_port(&w, 80, 1);
-	w.iv.sched = NULL;
-	w.iv.net = NULL;
-	assert_int_equal(prom_totals_add(t, &w.iv), 0);
+	w.iv.have_sched = false;
+	w.iv.have_net = false;
+	assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 	assert_null(prom_totals_class(t, 0));
 	assert_null(other_class(t));
 	assert_null(prom_totals_port(t, 0));

@@ -69,11 +69,11 @@ static void test_classes_and_ports(void **state)
 	struct sched_class_stats db[2] = { { .name = "connection", .threads = 32, .oncpu_pct = 150 },
 					  { .name = "ib_io_wr-*", .threads = 4, .oncpu_pct = 5 } };
 	struct sched_class_stats sb[1] = { { .name = "sysbench", .threads = 16, .oncpu_pct = 60 } };
-	struct sched_proc_stats procs[2] = {
+	struct sched_group_stats procs[2] = {
 		{ .pid = 100, .comm = "mysqld", .classes = db, .n_classes = 2 },
 		{ .pid = 200, .comm = "sysbench", .classes = sb, .n_classes = 1 },
 	};
-	struct sched_summary sched = { .procs = procs, .n_procs = 2 };
+	struct sched_summary sched = { .groups = procs, .n_groups = 2 };
 	struct net_port_stats ports[3] = {
 		{ .port = 3306, .role = 0, .requests = 50000, .requests_per_s = 4000, .resp_p50_us = 210,
 		  .resp_p99_us = 1900 },

@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +19,9 @@
 
 #define CAPS FIXTURES "/captures/"
 
-static char *render(const struct capture *c)
+static char *render_with(const struct capture *c, int top_n, bool all)
 {
-	struct report_opts o = { .top_n = 20, .generator = "dbtrace test" };
+	struct report_opts o = { .top_n = top_n, .all = all, .generator = "dbtrace test" };
 	char *text;
 	size_t len;
 	FILE *f = open_memstream(&text, &len);
@@ -28,6 +29,11 @@ static char *render(const struct capture *c)
 	assert_int_equal(report_html_write(f, c, &o), 0);
 	fclose(f);
 	return text;
+}
+
+static char *render(const struct capture *c)
+{
+	return render_with(c, 20, false);
 }
 
 static int count(const char *text, const char *needle)
@@ -179,7 +185,7 @@ static void test_escaping(void **state)
 
 	assert_int_equal(capture_read_file(CAPS "rr.json", &c, err, sizeof(err)), 0);
 	snprintf(c.host.hostname, sizeof(c.host.hostname), "<script>alert('x')</script>");
-	snprintf(c.sched.procs[0].comm, sizeof(c.sched.procs[0].comm), "a&b<i>");
+	snprintf(c.sched.groups[0].comm, sizeof(c.sched.groups[0].comm), "a&b<i>");
 	snprintf(c.findings.items[0].title, sizeof(c.findings.items[0].title), "\"</article>");
 	html = render(&c);
 	assert_null(strstr(html, "<script>alert"));
@@ -325,6 +331,67 @@ static void test_blocked_table(void **state)
 	capture_free(&c);
 }
 
+/* The class tables and the budget charts list the classes by cost,
+ * busiest first; those that did nothing worth a row (time_a.json's main
+ * thread, time_classes: on a CPU or waiting for one 0.2% of the time) are
+ * one "other" row and chart, their own rows and charts hidden after it
+ * for a click to show; --top-n folds the least busy of the rest too;
+ * --all lists every class and folds none. */
+static void test_idle_classes_fold(void **state)
+{
+	static const char *const order[] = { "locker-*", "spin", "diskrd", "sleeper", "feed", "recv" };
+	struct capture c;
+	char err[256], *html, *table, *end, *at;
+
+	(void)state;
+	assert_int_equal(capture_read_file(CAPS "time_a.json", &c, err, sizeof(err)), 0);
+	html = render(&c);
+	table = strstr(html, "<table id=\"class-table\">");
+	assert_non_null(table);
+	end = strstr(table, "</table>");
+	at = table;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		char cell[160];
+
+		snprintf(cell, sizeof(cell), "<tr><td class=\"n\" data-v=\"3421197\">3421197</td>"
+			 "<td>time_classes</td><td>%s</td>", order[i]);
+		at = strstr(at, cell);
+		assert_true(at && at < end);
+	}
+	at = strstr(at, "<tr class=\"other\"");
+	assert_true(at && at < end);
+	assert_non_null(strstr(at, "<td class=\"n na\" data-v=\"\">-</td><td></td><td>other (1 class)</td>"));
+	at = strstr(at, "<tr class=\"folded\"><td class=\"n\" data-v=\"3421197\">3421197</td>"
+			"<td>time_classes</td><td>time_classes</td>");
+	assert_true(at && at < end);
+	/* the same in the blocked table and the charts */
+	table = strstr(html, "<table id=\"blocked-table\">");
+	assert_non_null(strstr(table, "<td>other (1 class)</td>"));
+	assert_non_null(strstr(table, "<tr class=\"folded\"><td class=\"n\" data-v=\"3421197\">3421197</td>"
+				      "<td>time_classes</td><td>time_classes</td>"));
+	at = strstr(html, "<figure class=\"other\"");
+	assert_non_null(at);
+	assert_non_null(strstr(at, "<figcaption>other (1 class)</figcaption>"));
+	assert_non_null(strstr(at, "<figure class=\"folded\"><figcaption>time_classes (pid 3421197) / "
+				   "time_classes</figcaption>"));
+	assert_int_equal(count(html, "<figure><figcaption>time_classes (pid"), 6);
+	free(html);
+
+	/* at most three rows: the three least busy of the rest join it */
+	html = render_with(&c, 3, false);
+	assert_non_null(strstr(html, "<td>other (4 classes)</td>"));
+	assert_int_equal(count(html, "<figure><figcaption>time_classes (pid"), 3);
+	assert_int_equal(count(html, "<figure class=\"folded\">"), 4);
+	free(html);
+
+	html = render_with(&c, 20, true);
+	assert_null(strstr(html, "class=\"other\""));
+	assert_null(strstr(html, "class=\"folded\""));
+	assert_int_equal(count(html, "<figure><figcaption>time_classes (pid"), 7);
+	free(html);
+	capture_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_time_bars),
 		cmocka_unit_test(test_class_user_system),
 		cmocka_unit_test(test_blocked_table),
+		cmocka_unit_test(test_idle_classes_fold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

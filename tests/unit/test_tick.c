@@ -1,6 +1,7 @@
 /* One tick of the session's model: two world snapshots made by hand in,
- * every family's interval out, the clock's vDSO share beside the sched
- * class of the same threads, and families off in the snapshot left out. */
+ * the interval out: its place in the run, every family's part, the
+ * clock's vDSO share beside the sched class of the same threads (the
+ * join), and families off in the snapshot left out. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,22 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "session/tick.h"
+#include "sched_samples.h"
 
 #define NS 1000000000ull
-
-static void sched_thread(struct sched_snapshot *s, uint32_t pid, uint32_t tid, const char *comm,
-			 uint64_t oncpu)
-{
-	struct sched_thread_sample *t = sched_snapshot_add(s);
-
-	assert_non_null(t);
-	t->tid = tid;
-	t->pid = pid;
-	snprintf(t->comm, sizeof(t->comm), "%s", comm);
-	snprintf(t->pcomm, sizeof(t->pcomm), "mysqld");
-	t->oncpu_ns = oncpu;
-	t->vol = oncpu / 1000000;
-}
 
 static void clock_thread(struct clock_snapshot *s, uint32_t pid, uint32_t tid, const char *comm,
 			 uint64_t samples, uint64_t vdso)
@@ -50,9 +38,12 @@ static void world(struct world_snapshot *w, uint64_t t_ns, int scale)
 	w->sched.mono_ns = t_ns;
 	w->clock.mono_ns = t_ns;
 	w->have_sched = w->have_clock = true;
-	sched_thread(&w->sched, 100, 101, "connection-1", (uint64_t)scale * 300000000ull);
-	sched_thread(&w->sched, 100, 102, "connection-2", (uint64_t)scale * 300000000ull);
-	sched_thread(&w->sched, 100, 103, "io", (uint64_t)scale * 100000000ull);
+	sched_sample(&w->sched, 100, 101, "connection-1", "mysqld", (uint64_t)scale * 300000000ull,
+		     (uint64_t)scale * 300, 0);
+	sched_sample(&w->sched, 100, 102, "connection-2", "mysqld", (uint64_t)scale * 300000000ull,
+		     (uint64_t)scale * 300, 0);
+	sched_sample(&w->sched, 100, 103, "io", "mysqld", (uint64_t)scale * 100000000ull,
+		     (uint64_t)scale * 100, 0);
 	sched_snapshot_sort(&w->sched);
 	clock_thread(&w->clock, 100, 101, "connection-1", (uint64_t)scale * 100, (uint64_t)scale * 50);
 	clock_thread(&w->clock, 100, 102, "connection-2", (uint64_t)scale * 100, (uint64_t)scale * 50);
@@ -60,7 +51,17 @@ static void world(struct world_snapshot *w, uint64_t t_ns, int scale)
 	clock_snapshot_sort(&w->clock);
 }
 
-static const struct sched_class_stats *class_named(const struct sched_proc_stats *p, const char *name)
+/* The tick of interval index from a to b, the run begun at 0. */
+static int tick(const struct world_snapshot *a, const struct world_snapshot *b, const struct tick_filters *f,
+		int index, struct interval *iv)
+{
+	static struct cpu_row rows[1];
+	struct tick_args args = { .filters = f, .index = index, .rows = rows, .lost_events = 3 };
+
+	return tick_compute(a, b, &args, iv);
+}
+
+static const struct sched_class_stats *class_named(const struct sched_group_stats *p, const char *name)
 {
 	for (int i = 0; i < p->n_classes; i++)
 		if (!strcmp(p->classes[i].name, name))
@@ -72,29 +73,35 @@ static void test_vdso_share_joins_the_sched_classes(void **state)
 {
 	struct world_snapshot a, b;
 	struct tick_filters f = { 0 };
-	struct tick t;
+	struct interval t;
 	const struct sched_class_stats *conn, *io;
 
 	world(&a, NS, 1);
 	world(&b, 2 * NS, 2);
-	assert_int_equal(tick_compute(&a, &b, &f, &t), 0);
+	assert_int_equal(tick(&a, &b, &f, 4, &t), 0);
 	assert_true(t.have_sched && t.have_clock);
 	assert_false(t.have_net);
-	assert_int_equal(t.sched.n_procs, 1);
-	assert_int_equal(t.sched.procs[0].pid, 100);
-	conn = class_named(&t.sched.procs[0], "connection-*");
-	io = class_named(&t.sched.procs[0], "io");
+	/* its place in the run */
+	assert_int_equal(t.index, 4);
+	assert_float_equal(t.t_s, 2.0, 1e-9);
+	assert_float_equal(t.dt_s, 1.0, 1e-9);
+	assert_int_equal(t.ncpus, 1);
+	assert_int_equal(t.lost_events, 3);
+	assert_int_equal(t.sched.n_groups, 1);
+	assert_int_equal(t.sched.groups[0].pid, 100);
+	conn = class_named(&t.sched.groups[0], "connection-*");
+	io = class_named(&t.sched.groups[0], "io");
 	assert_non_null(conn);
 	assert_non_null(io);
 	assert_int_equal(conn->threads, 2);
 	/* 100 samples each in the window, 50 of them in the vDSO */
 	assert_true(fabs(conn->vdso_pct - 50.0) < 1e-9);
 	assert_true(fabs(io->vdso_pct) < 1e-9);
-	assert_true(fabs(t.sched.procs[0].total.vdso_pct - 100.0 * 100 / 240) < 1e-9);
+	assert_true(fabs(t.sched.groups[0].total.vdso_pct - 100.0 * 100 / 240) < 1e-9);
 	/* the clock interval groups the same threads alike */
-	assert_int_equal(t.clock.n_procs, 1);
-	assert_int_equal(t.clock.procs[0].n_classes, 2);
-	tick_free(&t);
+	assert_int_equal(t.clock.n_groups, 1);
+	assert_int_equal(t.clock.groups[0].n_classes, 2);
+	interval_free(&t);
 	world_snapshot_free(&a);
 	world_snapshot_free(&b);
 }
@@ -103,20 +110,20 @@ static void test_families_off_are_left_out(void **state)
 {
 	struct world_snapshot a, b;
 	struct tick_filters f = { 0 };
-	struct tick t;
+	struct interval t;
 
 	world(&a, NS, 1);
 	world(&b, 2 * NS, 2);
 	b.have_sched = false;
-	assert_int_equal(tick_compute(&a, &b, &f, &t), 0);
+	assert_int_equal(tick(&a, &b, &f, 4, &t), 0);
 	assert_false(t.have_sched);
 	assert_true(t.have_clock);
 	/* alone, the clock family classes the threads active in the window */
-	assert_int_equal(t.clock.n_procs, 1);
-	assert_int_equal(t.clock.procs[0].n_classes, 2);
-	tick_free(&t);
+	assert_int_equal(t.clock.n_groups, 1);
+	assert_int_equal(t.clock.groups[0].n_classes, 2);
+	interval_free(&t);
 	b.have_clock = false;
-	assert_int_equal(tick_compute(&a, &b, &f, &t), 0);
+	assert_int_equal(tick(&a, &b, &f, 4, &t), 0);
 	assert_false(t.have_sched || t.have_clock || t.have_net);
 	world_snapshot_free(&a);
 	world_snapshot_free(&b);
@@ -128,14 +135,14 @@ static void test_filter_keeps_only_the_asked_process(void **state)
 	int pids[] = { 999 };
 	struct sched_filter sf = { .pids = pids, .n_pids = 1 };
 	struct tick_filters f = { .sched = &sf };
-	struct tick t;
+	struct interval t;
 
 	world(&a, NS, 1);
 	world(&b, 2 * NS, 2);
-	assert_int_equal(tick_compute(&a, &b, &f, &t), 0);
-	assert_int_equal(t.sched.n_procs, 0);
-	assert_int_equal(t.clock.n_procs, 0);
-	tick_free(&t);
+	assert_int_equal(tick(&a, &b, &f, 4, &t), 0);
+	assert_int_equal(t.sched.n_groups, 0);
+	assert_int_equal(t.clock.n_groups, 0);
+	interval_free(&t);
 	world_snapshot_free(&a);
 	world_snapshot_free(&b);
 }

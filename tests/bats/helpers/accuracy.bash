@@ -3,11 +3,6 @@
 # load's own timing, /proc, tc, libbpf-tools), prints both, and counts a
 # miss instead of stopping at the first, so one run shows every figure.
 
-# Seconds to wait for dbtrace or a libbpf-tools program to start tracing:
-# under qemu TCG loading BPF programs takes far longer.
-LIMIT=10
-[ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
-
 # near WHAT GOT WANT PCT: prints "WHAT: dbtrace GOT, reference WANT
 # (off D%, allowed PCT%)" and fails when |GOT-WANT| > PCT% of WANT, or when
 # either is not a number (a null percentile is a miss, not a pass).
@@ -74,12 +69,6 @@ check_between() {
 no_misses() {
 	echo "$MISSES figure(s) outside their tolerance"
 	[ "$MISSES" -eq 0 ]
-}
-
-# load_field FILE NAME: NAME=value from a load's output (its last line
-# that has it).
-load_field() {
-	sed -n "s/.*\b$2=\([-0-9.]*\).*/\1/p" "$1" | tail -1
 }
 
 # The jq definition of a histogram's total count, whatever form the

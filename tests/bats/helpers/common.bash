@@ -126,6 +126,50 @@ within_abs() {
 	awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN { x = a - b; if (x < 0) x = -x; exit !(x <= d) }'
 }
 
+# close_to A B PCT ABS: |A-B| <= max(PCT% of B, ABS)
+close_to() {
+	awk -v a="$1" -v b="$2" -v p="$3" -v m="$4" 'BEGIN { d = a - b; if (d < 0) d = -d
+		t = b * p / 100; if (t < m) t = m; exit !(d <= t) }'
+}
+
+# Seconds to wait for dbtrace (or a libbpf-tools program) to start
+# tracing: under qemu TCG loading BPF programs takes far longer.
+LIMIT=20
+[ "${DBTRACE_VM:-0}" = 1 ] && LIMIT=120
+
+# --- loads and captures ------------------------------------------------------
+
+# load_field FILE NAME: NAME=value from a load's output (its last line
+# that has it).
+load_field() {
+	sed -n "s/.*\b$2=\([-0-9.]*\).*/\1/p" "$1" | tail -1
+}
+
+# field NAME: the same from the output of the load `capture` ran around.
+field() { load_field "$SCRATCH/run.json.load" "$1"; }
+
+# capture SECONDS CMD...: capture_around into $SCRATCH/run.json, validated
+# against the schema; CMD's stdout in $SCRATCH/run.json.load.
+capture() {
+	capture_around "$SCRATCH/run.json" "$@"
+	"$VALIDATE" "$SCRATCH/run.json"
+}
+
+# port_field PORT ROLE FIELD [FILE]: FIELD of a capture's whole-run row
+# of a service port and role (FILE: $SCRATCH/run.json).
+port_field() {
+	jq -r --argjson p "$1" --arg r "$2" ".net.ports[] | select(.port == \$p and .role == \$r) | .$3" \
+		"${4:-$SCRATCH/run.json}"
+}
+
+# class_field FILE PID CLASS FILTER: the jq FILTER (".oncpu_pct",
+# ".time.share_pct.net | . * 2") of the class CLASS of the summary's row
+# of PID in the capture FILE.
+class_field() {
+	jq -r --argjson p "$2" --arg c "$3" ".processes[] | select(.pid == \$p) | .classes[] | select(.name == \$c) | $4" \
+		"$1"
+}
+
 # --- CPUs ------------------------------------------------------------------
 # The tests pin their loads to CPUs, and a machine has 1 to 64 of them (or
 # more), not always numbered from 0 or all usable (offline CPUs, a cpuset).

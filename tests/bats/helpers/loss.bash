@@ -72,8 +72,3 @@ netstat_value() {
 	                                    print $c; exit }' /proc/net/netstat
 }
 
-# close_to A B PCT ABS: |A-B| <= max(PCT% of B, ABS)
-close_to() {
-	awk -v a="$1" -v b="$2" -v p="$3" -v m="$4" 'BEGIN { d = a - b; if (d < 0) d = -d
-		t = b * p / 100; if (t < m) t = m; exit !(d <= t) }'
-}
