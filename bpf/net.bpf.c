@@ -639,6 +639,22 @@ static __always_inline void client_catch_up(struct dbt_net_sock *s, struct sock 
 	}
 }
 
+/* A server's request answered (now: the reply's time; 0: untimed).
+ * The next one, if it arrived meanwhile, is pending. */
+static __always_inline void server_answered(struct dbt_net_sock *s, __u64 now)
+{
+	response_sample(s, now);
+	if (s->next_req_ns) {
+		s->req_ns = s->next_req_ns;
+		s->req_w = s->next_req_w;
+		s->next_req_ns = 0;
+		s->next_req_w = 0;
+		s->state = DBT_NET_PENDING;
+	} else {
+		s->state = DBT_NET_IDLE;
+	}
+}
+
 /* A server's writes past what its seen sends account for: the reply to
  * the request it answers (or, idle, to a request wholly unseen) went out
  * unseen. That request is answered; a next one seen arriving meanwhile is
@@ -649,18 +665,9 @@ static __always_inline void server_catch_up_writes(struct dbt_net_sock *s, struc
 
 	if (!moved(w, s->tx_mark))
 		return;
-	response_sample(s, 0);
+	server_answered(s, 0);
 	count_skipped();
 	s->tx_mark = w;
-	if (s->state == DBT_NET_READ && s->next_req_ns) {
-		s->req_ns = s->next_req_ns;
-		s->req_w = s->next_req_w;
-		s->next_req_ns = 0;
-		s->next_req_w = 0;
-		s->state = DBT_NET_PENDING;
-	} else {
-		s->state = DBT_NET_IDLE;
-	}
 }
 
 /* A server's read or send on an idle socket with data in that no
@@ -808,17 +815,7 @@ static __always_inline void server_send(struct dbt_net_sock *s, struct sock *sk)
 	if (s->state != DBT_NET_READ)
 		return;
 	/* the clock is read only for a send that ends a timed request */
-	response_sample(s, s->req_w ? bpf_ktime_get_ns() : 0);
-	if (s->next_req_ns) {
-		/* the next request arrived while this one was answered */
-		s->req_ns = s->next_req_ns;
-		s->req_w = s->next_req_w;
-		s->next_req_ns = 0;
-		s->next_req_w = 0;
-		s->state = DBT_NET_PENDING;
-	} else {
-		s->state = DBT_NET_IDLE;
-	}
+	server_answered(s, s->req_w ? bpf_ktime_get_ns() : 0);
 }
 
 /* A client's send: a request, unless one is still waiting for its reply

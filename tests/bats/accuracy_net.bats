@@ -165,15 +165,68 @@ interval_window() {
 # in BTF. The same requests, counts and percentiles as the preferred path.
 # bats test_tags=vm,kernel
 @test "response accuracy on the kprobe path: the 2 ms server's counts and p50/p99 within 5% of the load's own" {
+	skip_without_kprobes
+	kprobe_rr_counts
+	check_response 5 "$(vm_p99)"
+	no_misses
+}
+
+skip_without_kprobes() {
 	kernel_allows kprobe:tcp_sendmsg kretprobe:tcp_recvmsg ||
 		skip "this kernel has no kprobes ($(kernel_refusal kprobe:tcp_sendmsg))"
+}
+
+# The 2 ms server on the kprobe path, its requests counted exactly.
+kprobe_rr_counts() {
 	CAPTURE_OPTS=(--attach net=kprobe+raw_tp)
 	rr_capture 5 -d 2 -H 2000
 	[ "$(jq -r .probes.net.attach "$SCRATCH/run.json")" = kprobe+raw_tp ]
 	check "server requests" "$(port_field "$PORT" server requests)" "$(load_field "$LOADOUT" served)" 0
 	check "client requests" "$(port_field "$PORT" client requests)" "$(load_field "$LOADOUT" transactions)" 0
-	check_response 5 "$(vm_p99)"
+}
+
+# A kprobe is skipped while a bpf() map call holds its CPU's
+# bpf_prog_active (bpf/net.bpf.c, "events the kernel skipped"), and on a
+# fully preemptible kernel every thread that preempts such a call runs
+# unseen there. Another tool reading maps beside dbtrace (bpftool dumping
+# dbtrace's port histograms, 4 MB a time, on each CPU over and over) makes
+# that happen many times a second: without the recoveries the 6.1 rt
+# guest counted 165 of 175 requests. Every request is still counted, from
+# the socket's own sequence numbers, and the capture says how many were
+# found that way (skipped_requests: counted, not timed). Their times are
+# lost, and they are the requests the other tool held up, so the
+# percentiles are not held to the load's here.
+# bats test_tags=kernel
+@test "kprobe path beside another tool's map reads: every request counted, those whose probes were skipped said" {
+	skip_without_kprobes
+	local cpu skipped
+	for cpu in "$LOAD_CPU" "$OTHER_CPU"; do
+		map_reader "$cpu" "$SCRATCH/run.json.load" &
+		PIDS+=($!)
+	done
+	kprobe_rr_counts
+	skipped="$(jq '[.intervals[].net.skipped_requests] | add' "$SCRATCH/run.json")"
+	echo "requests counted whose probes the kernel skipped: $skipped"
 	no_misses
+	# where preemption reaches into the map calls it happens every run
+	# (10 in 175 without the recoveries); elsewhere it may not at all
+	if uname -v | grep -q PREEMPT_RT; then
+		[ "$skipped" -gt 0 ]
+	fi
+}
+
+# map_reader CPU LOADOUT: dumps dbtrace's port histograms on CPU, over
+# and over until killed, from half a second after the load's connection is
+# up (LOADOUT: the load's output). A connection whose very first event
+# is skipped is not recovered: there is nothing seen before it to hold
+# its sequence numbers against, and a connection opened before dbtrace
+# started (a pool's) looks the same.
+map_reader() {
+	until grep -q "listening port" "$2" 2>/dev/null; do sleep 0.05; done
+	sleep 0.5
+	while :; do
+		taskset -c "$1" bpftool map dump name net_port_hist >/dev/null 2>&1 || sleep 0.1
+	done
 }
 
 # In the qemu TCG guest the medians (p50, fast mode) are held to the

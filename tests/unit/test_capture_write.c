@@ -241,7 +241,8 @@ static void test_net_section(void **state)
 	struct net_port_stats port = { .port = 3306, .role = DBT_NET_CLIENT, .requests = 10,
 				       .requests_per_s = 10, .resp_p50_us = 3072, .resp_p99_us = 4000,
 				       .reads = 10, .rxq_p50_us = 6, .rxq_p99_us = NAN };
-	struct net_interval net = { .dt_s = 1, .devs = &dev, .n_devs = 1, .ports = &port, .n_ports = 1 };
+	struct net_interval net = { .dt_s = 1, .devs = &dev, .n_devs = 1, .ports = &port, .n_ports = 1,
+				    .skipped = 2 };
 	struct interval iv = { .ncpus = 3, .rows = rows, .dt_s = 1, .t_s = 1 };
 	struct capture_summary sum = { .duration_s = 1, .ncpus = 3, .rows = rows, .net = &net };
 	char path[128], cmd[1024], err[256];
@@ -268,7 +269,8 @@ static void test_net_section(void **state)
 		 ".devices[0].qdisc == \"tbf rate 20Mbit burst 100Kb limit 344.1Kb\" and "
 		 ".devices[0].txq_packets == 300 and .devices[0].txq_p99_us == 16384 and "
 		 ".ports[0].port == 3306 and .ports[0].role == \"client\" and .ports[0].requests == 10 and "
-		 ".ports[0].rxq_p99_us == null and .devices_omitted == 0 and .lost_samples == 0' %s >/dev/null",
+		 ".ports[0].rxq_p99_us == null and .devices_omitted == 0 and .lost_samples == 0 and "
+		 ".skipped_requests == 2' %s >/dev/null",
 		 path);
 	assert_int_equal(system(cmd), 0);
 	/* the sparse histogram: non-empty buckets only, [lower bound ns, count] */
@@ -287,6 +289,7 @@ static void test_net_section(void **state)
 	assert_int_equal(back.net.devs[0].txq_hist[b2], 100);
 	assert_int_equal(hist_total(back.net.devs[0].txq_hist, DBT_HIST_BUCKETS), 300);
 	assert_int_equal(back.net.devs[0].txq_timed, 30);
+	assert_true(back.net.skipped == 2);
 	capture_free(&back);
 }
 
