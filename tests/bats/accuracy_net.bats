@@ -176,13 +176,16 @@ skip_without_kprobes() {
 		skip "this kernel has no kprobes ($(kernel_refusal kprobe:tcp_sendmsg))"
 }
 
-# The 2 ms server on the kprobe path, its requests counted exactly.
-kprobe_rr_counts() {
+# The 2 ms server on the kprobe path, its requests counted exactly
+# (kprobe_rr_counts_within PCT: within PCT%).
+kprobe_rr_counts() { kprobe_rr_counts_within 0; }
+
+kprobe_rr_counts_within() {
 	CAPTURE_OPTS=(--attach net=kprobe+raw_tp)
 	rr_capture 5 -d 2 -H 2000
 	[ "$(jq -r .probes.net.attach "$SCRATCH/run.json")" = kprobe+raw_tp ]
-	check "server requests" "$(port_field "$PORT" server requests)" "$(load_field "$LOADOUT" served)" 0
-	check "client requests" "$(port_field "$PORT" client requests)" "$(load_field "$LOADOUT" transactions)" 0
+	check "server requests" "$(port_field "$PORT" server requests)" "$(load_field "$LOADOUT" served)" "$1"
+	check "client requests" "$(port_field "$PORT" client requests)" "$(load_field "$LOADOUT" transactions)" "$1"
 }
 
 # A kprobe is skipped while a bpf() map call holds its CPU's
@@ -191,9 +194,14 @@ kprobe_rr_counts() {
 # unseen there. Another tool reading maps beside dbtrace (bpftool dumping
 # dbtrace's port histograms, 4 MB a time, on each CPU over and over) makes
 # that happen many times a second: without the recoveries the 6.1 rt
-# guest counted 165 of 175 requests. Every request is still counted, from
-# the socket's own sequence numbers, and the capture says how many were
-# found that way (skipped_requests: counted, not timed). Their times are
+# guest counted 165 of 175 requests (-5.7%). A request is found again from
+# the socket's own sequence numbers at the next event seen on its socket,
+# and the capture says how many were found that way (skipped_requests:
+# counted, not timed): within 1%. Not exactly: a request with every probe
+# of one side skipped and no later event on that side (the connection's
+# last, its reply's data-ready and read both unseen, then close) is not
+# found: a client's 1 in 306 in one of six runs on the rt ring, the others
+# exact. Their times are
 # lost, and they are the requests the other tool held up, so the
 # percentiles are not held to the load's here.
 # bats test_tags=kernel
@@ -204,7 +212,7 @@ kprobe_rr_counts() {
 		map_reader "$cpu" "$SCRATCH/run.json.load" &
 		PIDS+=($!)
 	done
-	kprobe_rr_counts
+	kprobe_rr_counts_within 1
 	skipped="$(jq '[.intervals[].net.skipped_requests] | add' "$SCRATCH/run.json")"
 	echo "requests counted whose probes the kernel skipped: $skipped"
 	no_misses
