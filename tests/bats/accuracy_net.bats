@@ -215,12 +215,9 @@ kprobe_rr_counts_within() {
 	kprobe_rr_counts_within 1
 	skipped="$(jq '[.intervals[].net.skipped_requests] | add' "$SCRATCH/run.json")"
 	echo "requests counted whose probes the kernel skipped: $skipped"
+	# how many is chance (where the reader's calls are preempted): 0 to
+	# 10 in a run on the rt ring, so it is printed, not held
 	no_misses
-	# where preemption reaches into the map calls it happens every run
-	# (10 in 175 without the recoveries); elsewhere it may not at all
-	if uname -v | grep -q PREEMPT_RT; then
-		[ "$skipped" -gt 0 ]
-	fi
 }
 
 # map_reader CPU LOADOUT: dumps dbtrace's port histograms on CPU, over
