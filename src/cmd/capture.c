@@ -20,11 +20,21 @@ static int on_start(void *ctx, uint64_t first_mono_ns)
 	return 0;
 }
 
+/* The window closes at the signal, not at the last tick: what ran since
+ * it (up to an interval, the end of a benchmark a user stopped dbtrace
+ * after) is in the capture, as a last, shorter interval. */
+static int on_signal(void *ctx, int signo)
+{
+	(void)ctx;
+	(void)signo;
+	return SESSION_LAST;
+}
+
 int cmd_capture(const struct dbt_config *cfg)
 {
 	struct capture_run c;
 	struct session_sink sink = { .ctx = &c, .on_interval = capture_run_interval, .on_start = on_start,
-				     .input_fd = -1 };
+				     .on_signal = on_signal, .input_fd = -1 };
 	struct session_result res;
 	struct collectors col;
 	char eb[96], why[24];

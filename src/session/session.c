@@ -180,6 +180,16 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 	return 0;
 }
 
+/* A sink asked for the window to close now: one more, shorter interval
+ * up to this instant, then the session ends. */
+static int last_step(struct session_state *st, int *cur_idx, struct session_sink *sink,
+		     struct session_result *res)
+{
+	int err = step(st, cur_idx, sink, res);
+
+	return err == SESSION_STOP ? 0 : err;
+}
+
 /* The next tick would pass -d: one last, shorter one at -d instead. */
 static int end_at_duration(const struct dbt_config *cfg, int tfd, const struct session_result *res)
 {
@@ -255,18 +265,24 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 		if (pfd[1].revents & POLLIN) {
 			int sig = signals_take(sfd);
 
+			int act = SESSION_CONTINUE;
+
 			if (sig && !res->stop_signal)
 				res->stop_signal = sig;
-			if (sig && (!sink->on_signal || sink->on_signal(sink->ctx, sig) != SESSION_CONTINUE))
+			if (sig)
+				act = sink->on_signal ? sink->on_signal(sink->ctx, sig) : SESSION_STOP;
+			if (act == SESSION_LAST) {
+				err = last_step(&st, &cur_idx, sink, res);
+				break;
+			}
+			if (act)
 				break;
 		}
 		if (n == 3 && (pfd[2].revents & (POLLIN | POLLHUP)) && sink->on_input) {
 			int act = sink->on_input(sink->ctx);
 
 			if (act == SESSION_LAST) {
-				err = step(&st, &cur_idx, sink, res);
-				if (err == SESSION_STOP)
-					err = 0;
+				err = last_step(&st, &cur_idx, sink, res);
 				break;
 			}
 			if (act)

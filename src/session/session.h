@@ -37,8 +37,10 @@ struct session_sink {
 	int (*on_start)(void *ctx, uint64_t mono_ns);
 	/* optional: a stop signal came (the result's stop_signal keeps the
 	 * first); SESSION_CONTINUE goes on measuring (record hands it to its
-	 * command and waits for the command to end), anything else stops.
-	 * NULL: every stop signal stops. */
+	 * command and waits for the command to end), SESSION_LAST closes
+	 * the window at the signal (capture: Ctrl-C keeps the time since
+	 * the last tick), SESSION_STOP stops at the last tick.
+	 * NULL: every stop signal stops at the last tick. */
 	int (*on_signal)(void *ctx, int signo);
 };
 

@@ -129,7 +129,7 @@ teardown() { teardown_scratch; }
 # ignored (POSIX); env --default-signal gives capture the disposition it
 # has when started from a terminal, where Ctrl-C sends SIGINT.
 @test "a capture cut short by SIGINT says so; one that ran its duration, or that Ctrl-C ended without -d, is complete" {
-	local cut="$SCRATCH/cut.json" full="$SCRATCH/full.json" open="$SCRATCH/open.json"
+	local cut="$SCRATCH/cut.json" full="$SCRATCH/full.json" open="$SCRATCH/open.json" t_int
 	env --default-signal=INT "$DBTRACE" capture -d 30 -i 0.5 -o "$cut" 2>"$SCRATCH/err" &
 	BG_PID=$!
 	wait_for_text "$SCRATCH/err" "capturing to"
@@ -147,15 +147,23 @@ teardown() { teardown_scratch; }
 	"$VALIDATE" "$full"
 	jq -e '.complete == true and .stop_reason == "duration"' "$full"
 
-	env --default-signal=INT "$DBTRACE" capture -i 0.5 -o "$open" 2>"$SCRATCH/err" &
+	# the window closes at Ctrl-C, not at the last tick: with -i 2 and
+	# the signal 1.2 s in, one interval ending at the signal (at the
+	# tick, the capture held none)
+	env --default-signal=INT "$DBTRACE" capture -i 2 -o "$open" 2>"$SCRATCH/err" &
 	BG_PID=$!
 	wait_for_text "$SCRATCH/err" "capturing to"
 	sleep 1.2
+	read -r t_int < <(python3 -c 'import time; print(time.monotonic())')
 	kill -s INT "$BG_PID"
 	wait "$BG_PID"
 	BG_PID=
 	"$VALIDATE" "$open"
 	jq -e '.complete == true and .stop_reason == "user"' "$open"
+	jq -c '{duration_s, started_at_monotonic_s, t: [.intervals[].t]}' "$open"
+	echo "SIGINT at $t_int (monotonic)"
+	jq -e --argjson s "$t_int" '(.intervals | length) == 1 and (.intervals[0].t == .duration_s)
+		and (.started_at_monotonic_s + .duration_s - $s | fabs) < 0.25' "$open"
 }
 
 @test "started_at has milliseconds and started_at_monotonic_s is the same instant on CLOCK_MONOTONIC" {
