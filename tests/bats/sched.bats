@@ -67,13 +67,15 @@ now_s() { date +%s.%N; }
 		close_to "$got" "$want" "$4" "$5"
 	}
 	# the kernel's own counters, so equal but for the switches after the
-	# pool read them: its workers, parked while counted, wake and exit (a
-	# switch or two each), and the RpcIO pair runs on until it sees the
-	# stop (a few dozen on the host, about 1% under qemu TCG)
-	check TNT_L0_1002 csw_involuntary_per_s invol 3 50
-	check TNT_L0_1002 csw_voluntary_per_s vol 3 50
-	check RpcIO csw_voluntary_per_s vol 3 50
-	check RpcIO csw_involuntary_per_s invol 3 50
+	# pool read them: its threads, parked while counted, wake and exit (a
+	# switch or two each). (The RpcIO pair once ping-ponged on while
+	# counted: 4.8% over in the 6.12 guest, where the reads are slow;
+	# parked, within 9 switches of the kernel's in six runs on the host
+	# and that guest.)
+	check TNT_L0_1002 csw_involuntary_per_s invol 2 20
+	check TNT_L0_1002 csw_voluntary_per_s vol 2 20
+	check RpcIO csw_voluntary_per_s vol 2 20
+	check RpcIO csw_involuntary_per_s invol 2 20
 	# on-CPU: dbtrace's % of one core x seconds against utime+stime ticks.
 	# Both are the kernel's sum_exec_runtime (utime+stime are scaled to
 	# it), so neither has the time a hypervisor stole: only the ticks'
