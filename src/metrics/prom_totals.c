@@ -459,6 +459,7 @@ int prom_totals_add(struct prom_totals *t, const struct interval *iv, const stru
 	if (iv->have_net) {
 		add_ports(t, &iv->net);
 		add_devs(t, &iv->net);
+		t->run.net_skipped_requests += iv->net.skipped;
 	}
 	if (iv->have_loss && prom_loss_add(&t->loss, &iv->loss))
 		return -ENOMEM;

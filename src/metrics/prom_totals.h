@@ -92,6 +92,7 @@ struct prom_run_totals {
 	double interval_s;             /* the latest interval's length */
 	uint64_t lost_events;          /* as the latest interval counted them */
 	uint64_t thread_evictions;
+	uint64_t net_skipped_requests; /* summed: requests found from sequence numbers */
 };
 
 struct prom_totals;

@@ -373,7 +373,7 @@ static void probe_info(const struct prom_family *fam, const struct prom_out *o)
 	}
 }
 
-enum { RUN_LIMIT = 1, RUN_INTERVALS, RUN_INTERVAL_S, RUN_LOST, RUN_EVICTIONS };
+enum { RUN_LIMIT = 1, RUN_INTERVALS, RUN_INTERVAL_S, RUN_LOST, RUN_EVICTIONS, RUN_NET_SKIPPED };
 
 static void run_value(const struct prom_family *fam, const struct prom_out *o)
 {
@@ -385,6 +385,7 @@ static void run_value(const struct prom_family *fam, const struct prom_out *o)
 	case RUN_INTERVAL_S: prom_sample(o->f, fam->name, NULL, run->interval_s); break;
 	case RUN_LOST: prom_sample_u64(o->f, fam->name, NULL, run->lost_events); break;
 	case RUN_EVICTIONS: prom_sample_u64(o->f, fam->name, NULL, run->thread_evictions); break;
+	case RUN_NET_SKIPPED: prom_sample_u64(o->f, fam->name, NULL, run->net_skipped_requests); break;
 	}
 }
 
@@ -624,6 +625,13 @@ const struct prom_family prom_families[] = {
 	  .labels = "",
 	  .doc = "per-thread entries the kernel's LRU map dropped to make room",
 	  .samples = run_value, .which = RUN_EVICTIONS },
+	{ .name = "dbtrace_net_skipped_requests_total", .type = "counter",
+	  .help = "Requests counted but not timed: the kernel skipped one of their probes (the kprobe path).",
+	  .labels = "",
+	  .doc = "requests the net family counted from the socket's sequence numbers, not timed, because "
+		 "the kernel skipped one of their probes (the kprobe path only; the capture's "
+		 "`net.skipped_requests`)",
+	  .samples = run_value, .which = RUN_NET_SKIPPED },
 	{ .name = "process_cpu_seconds_total", .type = "counter",
 	  .help = "dbtrace's own user and system CPU time.",
 	  .labels = "",

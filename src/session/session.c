@@ -263,9 +263,7 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 			break;
 		}
 		if (pfd[1].revents & POLLIN) {
-			int sig = signals_take(sfd);
-
-			int act = SESSION_CONTINUE;
+			int sig = signals_take(sfd), act = SESSION_CONTINUE;
 
 			if (sig && !res->stop_signal)
 				res->stop_signal = sig;

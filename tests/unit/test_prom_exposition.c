@@ -411,7 +411,7 @@ static void test_every_family_typed_once(void **state)
 			fail_msg("no TYPE line for %s", s.s[i].key);
 		assert_null(strstr(first + 1, want));
 	}
-	assert_int_equal(s.families, 38);   /* 23 (with the groups gauge, the budget and its oncpu split), and the loss family's 15 */
+	assert_int_equal(s.families, 39);   /* 24 (with the groups gauge, the budget and its oncpu split, the skipped requests), and the loss family's 15 */
 	assert_non_null(strstr(text, "class=\"x\\\"y\""));
 	assert_non_null(strstr(text, "dbtrace_group_processes{pid=\"1\",comm=\"x\\\"y\"} 9\n"));
 	free(s.s);

@@ -88,6 +88,7 @@ static void test_counters_are_sums(void **state)
 		sc->runq_hist[DBT_HIST_BUCKETS - 1] = 1;
 		add_port(&w, 3306, 10);
 		w.iv.lost_events = 5 + (uint64_t)k;
+		w.iv.net.skipped = 2 + (uint64_t)k;
 		assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 	}
 	assert_int_equal(prom_totals_ncpus(t), 2);
@@ -119,6 +120,7 @@ static void test_counters_are_sums(void **state)
 	assert_true(prom_totals_run(t)->intervals == 2);
 	assert_true(prom_totals_run(t)->interval_s == 0.5);
 	assert_true(prom_totals_run(t)->lost_events == 6);
+	assert_true(prom_totals_run(t)->net_skipped_requests == 5);   /* a counter: summed */
 	prom_totals_free(t);
 }
 
