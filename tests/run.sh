@@ -198,7 +198,7 @@ vm_tags() {   # kernel: its bats tag filters, OR'ed
 # and 5.10 rings test that), and the budget's run-queue and on-CPU
 # totals, in those per-CPU clocks, left residuals of 4.2% (lockers) and
 # 43% (recv) in two runs. With a stable TSC there the ring tests what
-# PREEMPT_RT changes, its twelve tests passing.
+# PREEMPT_RT changes, its tests passing.
 vm_append() {   # kernel
 	case "$1" in
 	rt) echo tsc=reliable ;;
