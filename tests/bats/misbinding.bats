@@ -88,7 +88,8 @@ stream_with_server_on() {
 	jq -c '.findings[] | {id, severity, pid, title}' "$SCRATCH/run.json"
 }
 
-# bats test_tags=vm
+# Host only (not in the 6.1 ring): a finding over per-CPU softirq figures
+# every ring holds to /proc/softirqs and libbpf-tools softirqs.
 @test "server pinned to the CPU RPS steers NET_RX to: softirq_on_db_cores names that CPU and the pid" {
 	stream_with_server_on "$LOAD_CPU"
 	# the steering works: NET_RX runs on LOAD_CPU, hardly on OTHER_CPU
