@@ -208,9 +208,8 @@ kprobe_rr_counts_within() {
 # of one side skipped and no later event on that side (the connection's
 # last, its reply's data-ready and read both unseen, then close) is not
 # found: a client's 1 in 306 in one of six runs on the rt ring, the others
-# exact. Their times are
-# lost, and they are the requests the other tool held up, so the
-# percentiles are not held to the load's here.
+# exact. Their times are lost, and they are the requests the other tool
+# held up, so the percentiles are not held to the load's here.
 # In the rt ring only: a map reader is preempted inside its call only on
 # a fully preemptible kernel (Debian's other kernels preempt voluntarily
 # by default), and elsewhere the test was the plain kprobe test's again,

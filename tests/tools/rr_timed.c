@@ -441,6 +441,15 @@ static void conn_report(struct conn *c, const struct opts *o, const char *name, 
 		write_stamps(c, o, n);
 }
 
+/* Whether this kernel is PREEMPT_RT (its version string says so), where
+ * the receive path may run after the send that queued the data returned. */
+static int preempt_rt(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && strstr(u.version, "PREEMPT_RT");
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: rr_timed [-d s] [-c cpu] [-S cpu] [-H us | -B fast_us,slow_us,slow_pct] "
@@ -472,11 +481,7 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	{
-		struct utsname u;
-
-		o.deferred_rx = !uname(&u) && strstr(u.version, "PREEMPT_RT");
-	}
+	o.deferred_rx = preempt_rt();
 	if (optind < argc || o.seconds <= 0 || o.fast_us < 0 || o.slow_us < 0 || o.slow_pct < 0 ||
 	    o.slow_pct > 100 || o.gap_us < 0 || o.max_requests < 0 || phase_ms < 0 ||
 	    (phase_ms && !o.gap_us))

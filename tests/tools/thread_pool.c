@@ -169,6 +169,7 @@ int main(int argc, char **argv)
 	int ab[2], ba[2];
 	struct pong p1, p2;
 	pthread_t *th, r1, r2;
+	unsigned parties;
 
 	while ((c = getopt(argc, argv, "n:d:c:w:")) != -1) {
 		switch (c) {
@@ -190,9 +191,10 @@ int main(int argc, char **argv)
 		perror("pipe");
 		return 1;
 	}
+	parties = (unsigned)n + 2 + 1;   /* the busy workers, the RpcIO pair, main */
 	th = calloc((size_t)n, sizeof(*th));
-	pthread_barrier_init(&parked, NULL, (unsigned)n + 3);
-	pthread_barrier_init(&released, NULL, (unsigned)n + 3);
+	pthread_barrier_init(&parked, NULL, parties);
+	pthread_barrier_init(&released, NULL, parties);
 	for (int i = 0; i < n; i++)
 		pthread_create(&th[i], NULL, busy, NULL);
 	p1 = (struct pong){ ba[0], ab[1] };
