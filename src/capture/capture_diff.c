@@ -216,6 +216,7 @@ const struct cdiff_section_def cdiff_sections[CDIFF_SECTIONS] = {
 	[CDIFF_DEVICES] = { "devices", "network devices", { &fig_devices, &fig_dev_loss } },
 	[CDIFF_CLOCK] = { "clock", "clock reads (process/class)", { &fig_clock } },
 	[CDIFF_FINDINGS] = { "findings", "findings (subject, id: severity)", { NULL } },
+	[CDIFF_OVERHEAD] = { "overhead", "dbtrace's own BPF programs (family, or all)", { &fig_bpf } },
 };
 
 /* The tables of a section, k-th (see cdiff_sections). */
@@ -518,6 +519,38 @@ static int findings_section(struct capture_diff *d, const struct capture *a, con
 	return err;
 }
 
+static const struct bpf_cost_row *bpf_row_of(const struct capture *c, int family)
+{
+	if (!c->bpf.have || !(c->bpf.measured_s > 0))
+		return NULL;
+	if (family == FAM_COUNT)
+		return &c->bpf.total;
+	for (int i = 0; i < c->bpf.n; i++)
+		if (c->bpf.fams[i].family == family)
+			return &c->bpf.fams[i];
+	return NULL;
+}
+
+/* dbtrace's own programs: one row of all of them, then each family. */
+static int overhead_rows(struct capture_diff *d, const struct capture *a, const struct capture *b, int f)
+{
+	const struct bpf_cost_row *x = bpf_row_of(a, f), *y = bpf_row_of(b, f);
+
+	if (!x && !y)
+		return 0;
+	return figure_rows(d, CDIFF_OVERHEAD, f == FAM_COUNT ? "all" : dbt_family_names[f], TABLE(CDIFF_OVERHEAD, 0),
+			   x, y);
+}
+
+static int overhead_section(struct capture_diff *d, const struct capture *a, const struct capture *b)
+{
+	int err = overhead_rows(d, a, b, FAM_COUNT);
+
+	for (int f = 0; f < FAM_COUNT && !err; f++)
+		err = overhead_rows(d, a, b, f);
+	return err;
+}
+
 int capture_diff_compute(const struct capture *a, const struct capture *b,
 			 const struct cdiff_opts *opts, struct capture_diff *d)
 {
@@ -538,6 +571,8 @@ int capture_diff_compute(const struct capture *a, const struct capture *b,
 	d->sec[CDIFF_CLOCK].in_before = a->have_clock;
 	d->sec[CDIFF_CLOCK].in_after = b->have_clock;
 	d->sec[CDIFF_FINDINGS].in_before = d->sec[CDIFF_FINDINGS].in_after = true;
+	d->sec[CDIFF_OVERHEAD].in_before = bpf_row_of(a, FAM_COUNT) != NULL;
+	d->sec[CDIFF_OVERHEAD].in_after = bpf_row_of(b, FAM_COUNT) != NULL;
 
 	err = softirq_section(d, a, b);
 	if (!err)
@@ -548,6 +583,8 @@ int capture_diff_compute(const struct capture *a, const struct capture *b,
 		err = clock_section(d, a, b, top_n);
 	if (!err)
 		err = findings_section(d, a, b);
+	if (!err)
+		err = overhead_section(d, a, b);
 	if (err)
 		capture_diff_free(d);
 	return err;

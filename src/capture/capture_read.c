@@ -87,6 +87,7 @@ static int add_interval(struct capture *cap, size_t *cap_len, json_object *o)
 	memset(iv, 0, sizeof(*iv));
 	iv->t = capture_jnum(o, "t");
 	iv->dt = capture_jnum(o, "dt");
+	iv->bpf_cpu_pct = capture_jnum(capture_jobject(o, "overhead"), "bpf_cpu_pct");
 	err = capture_cpus_read_interval(a, iv);
 	if (err)
 		return err;
@@ -203,6 +204,7 @@ static int member_value(struct reader *r, struct capture *cap, const char *key, 
 		cap->max_rss_kb = (long)capture_jint(v, "max_rss_kb", 0);
 		cap->lost_events = capture_jcount(v, "lost_events");
 		cap->thread_evictions = capture_jcount(v, "thread_evictions");
+		capture_bpf_read(capture_jobject(v, "bpf"), &cap->bpf);
 	} else if (!strcmp(key, "cpus")) {
 		if (!is_arr)
 			return fail(r, -EINVAL, "\"cpus\" is not an array");

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "capture/capture_overhead.h"
 #include "core/probe_report.h"
 #include "findings/finding.h"
 #include "model/clock_model.h"
@@ -47,6 +48,7 @@ struct capture_interval_class {
  * the report draws over time, kept compact. */
 struct capture_interval {
 	double t, dt;
+	double bpf_cpu_pct;            /* dbtrace's programs, % of a CPU; NAN: not measured */
 	struct capture_interval_cpu *cpus;
 	int n_cpus;
 	struct capture_interval_class *classes;   /* those with a "time" */
@@ -71,6 +73,7 @@ struct capture {
 	double cpu_pct;
 	long max_rss_kb;
 	uint64_t lost_events, thread_evictions;
+	struct capture_bpf bpf;        /* overhead.bpf; bpf.have false in older captures */
 	/* whole capture, valid CPUs only; wait_hist and raises are not kept */
 	struct cpu_row *cpus;
 	int n_cpus;

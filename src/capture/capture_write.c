@@ -7,6 +7,7 @@
 #include "capture/capture_loss.h"
 #include "capture/capture_meta.h"
 #include "capture/capture_net.h"
+#include "capture/capture_overhead.h"
 #include "capture/capture_sched.h"
 #include "core/atomic_file.h"
 
@@ -180,6 +181,7 @@ int capture_add_interval(struct capture_writer *w, const struct interval *iv)
 	json_object_object_add(o, "t", json_object_new_double(iv->t_s));
 	json_object_object_add(o, "dt", json_object_new_double(iv->dt_s));
 	json_object_object_add(o, "cpus", cpus);
+	json_object_object_add(o, "overhead", capture_interval_overhead(&iv->bpf));
 	if (iv->have_sched)
 		capture_sched_write(o, iv->sched.groups, iv->sched.n_groups, w->load_pid);
 	if (iv->have_clock)
@@ -209,6 +211,8 @@ int capture_finish(struct capture_writer *w, const struct capture_summary *s,
 	json_object_object_add(ov, "max_rss_kb", json_object_new_int64(s->max_rss_kb));
 	json_object_object_add(ov, "lost_events", capture_u64(s->lost_events));
 	json_object_object_add(ov, "thread_evictions", capture_u64(s->thread_evictions));
+	if (s->bpf)
+		json_object_object_add(ov, "bpf", capture_bpf_object(s->bpf, s->bpf_why));
 	json_object_object_add(o, "overhead", ov);
 	if (s->loss)
 		capture_loss_cpus(cpus, s->loss);

@@ -15,6 +15,7 @@
 #include <time.h>
 #include "core/bpf_plan.h"
 #include "findings/finding.h"
+#include "model/bpf_cost.h"
 #include "model/clock_model.h"
 #include "session/interval.h"
 #include "model/net_model.h"
@@ -55,6 +56,10 @@ struct capture_summary {
 	long max_rss_kb;
 	uint64_t lost_events;
 	uint64_t thread_evictions;
+	/* dbtrace's own BPF run time (NULL: not written); bpf_why: why it
+	 * was not measured, NULL when it was */
+	const struct bpf_cost *bpf;
+	const char *bpf_why;
 	int ncpus;
 	const struct cpu_row *rows;     /* whole capture, one per CPU */
 	const struct sched_summary *sched;   /* NULL: family off */

@@ -92,6 +92,8 @@ int capture_run_finish(struct capture_run *c, const struct collectors *col,
 	sum.max_rss_kb = self_max_rss_kb();
 	sum.lost_events = res->lost_events;
 	sum.thread_evictions = res->thread_evictions;
+	sum.bpf = &res->bpf;
+	sum.bpf_why = res->bpf_why;
 	sum.ncpus = col->ncpus;
 	sum.rows = rows;
 	sum.sched = col->on[FAM_SCHED] ? &res->sched : NULL;

@@ -114,6 +114,31 @@ uint64_t collectors_lost(const struct collectors *c)
 	return lost;
 }
 
+/* The attach plan of family f, NULL for none. */
+static const struct plan_handle *family_plan(const struct collectors *c, int f)
+{
+	switch (f) {
+	case FAM_SOFTIRQ: return &c->softirq.h;
+	case FAM_SCHED: return &c->sched.h;
+	case FAM_CLOCK: return &c->clock.h;
+	case FAM_NET: return &c->net.h;
+	case FAM_LOSS: return &c->loss.h;
+	default: return NULL;
+	}
+}
+
+void collectors_bpf_runs(const struct collectors *c, struct bpf_cost *at)
+{
+	for (int f = 0; f < FAM_COUNT; f++) {
+		const struct plan_handle *h = family_plan(c, f);
+
+		at->fam_on[f] = c->on[f] && h;
+		at->fam[f].run_ns = at->fam[f].runs = 0;
+		if (at->fam_on[f])
+			plan_run_time(h, &at->fam[f].run_ns, &at->fam[f].runs);
+	}
+}
+
 void collectors_close(struct collectors *c)
 {
 	if (c->on[FAM_SOFTIRQ])

@@ -10,6 +10,7 @@
 #include "collect/sched.h"
 #include "collect/softirq.h"
 #include "core/family.h"
+#include "model/bpf_cost.h"
 #include "model/cpu_model.h"
 #include "model/world_snapshot.h"
 #include "sysinfo/procstat.h"
@@ -46,6 +47,11 @@ int collectors_snapshot(struct collectors *c, struct world_snapshot *w);
 
 /* Events lost so far, over all families. */
 uint64_t collectors_lost(const struct collectors *c);
+
+/* Every loaded family's programs' run time and runs so far (the kernel's
+ * counters, which grow only while its run-time statistics are on), into
+ * at->fam; at->fam_on says which families have programs. */
+void collectors_bpf_runs(const struct collectors *c, struct bpf_cost *at);
 
 void collectors_close(struct collectors *c);
 

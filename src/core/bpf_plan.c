@@ -216,13 +216,14 @@ void plan_close(const struct plan_family *fam, struct plan_handle *h)
 	h->kernel = kernel;
 }
 
-uint64_t plan_lost_events(const struct plan_handle *h)
+/* The kernel's counters of every loaded program of h, summed. */
+static void prog_totals(const struct plan_handle *h, uint64_t *lost, uint64_t *run_ns, uint64_t *runs)
 {
 	struct bpf_program *prog;
-	uint64_t lost = 0;
 
+	*lost = *run_ns = *runs = 0;
 	if (!h->obj)
-		return 0;
+		return;
 	bpf_object__for_each_program(prog, h->obj) {
 		struct bpf_prog_info info;
 		__u32 len = sizeof(info);
@@ -231,8 +232,25 @@ uint64_t plan_lost_events(const struct plan_handle *h)
 		if (fd < 0)
 			continue;
 		memset(&info, 0, sizeof(info));
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len))
-			lost += info.recursion_misses;
+		if (bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		*lost += info.recursion_misses;
+		*run_ns += info.run_time_ns;
+		*runs += info.run_cnt;
 	}
+}
+
+uint64_t plan_lost_events(const struct plan_handle *h)
+{
+	uint64_t lost, run_ns, runs;
+
+	prog_totals(h, &lost, &run_ns, &runs);
 	return lost;
+}
+
+void plan_run_time(const struct plan_handle *h, uint64_t *run_ns, uint64_t *runs)
+{
+	uint64_t lost;
+
+	prog_totals(h, &lost, run_ns, runs);
 }

@@ -75,4 +75,9 @@ void plan_close(const struct plan_family *fam, struct plan_handle *h);
  * on that CPU (bpf_prog_info.recursion_misses): events lost to us. */
 uint64_t plan_lost_events(const struct plan_handle *h);
 
+/* The run time (ns) and runs of h's programs so far, as the kernel
+ * counts them while its run-time statistics are on (BPF_ENABLE_STATS or
+ * kernel.bpf_stats_enabled); 0 before that. */
+void plan_run_time(const struct plan_handle *h, uint64_t *run_ns, uint64_t *runs);
+
 #endif

@@ -15,6 +15,7 @@ const struct fig_table *const fig_sections[] = {
 	&fig_listeners,
 	&fig_netstat,
 	&fig_softnet,
+	&fig_bpf,
 };
 
 const int fig_n_sections = (int)(sizeof(fig_sections) / sizeof(fig_sections[0]));

@@ -1,9 +1,9 @@
 /* Every section's table of figures (figures/figure.h), one file each:
  * figures_cpus.c, figures_classes.c (the classes and their time
  * budget), figures_clock.c, figures_net.c (devices and ports),
- * figures_loss.c. A figure added to a section is added here, in its
- * table, and nowhere else: the capture, diff, the report, top and the
- * docs walk these. */
+ * figures_loss.c, figures_overhead.c (dbtrace's own BPF run time). A
+ * figure added to a section is added here, in its table, and nowhere
+ * else: the capture, diff, the report, top and the docs walk these. */
 #ifndef DBTRACE_FIGURES_FIGURES_H
 #define DBTRACE_FIGURES_FIGURES_H
 
@@ -43,6 +43,10 @@ extern const struct fig_table fig_reasons;
 extern const struct fig_table fig_listeners;
 extern const struct fig_table fig_netstat;
 extern const struct fig_table fig_softnet;
+
+/* dbtrace's own BPF programs, per family and all together (the
+ * capture's overhead.bpf). Rows: struct bpf_cost_row. */
+extern const struct fig_table fig_bpf;
 
 /* All sections, for the docs. */
 extern const struct fig_table *const fig_sections[];

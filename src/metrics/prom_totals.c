@@ -468,6 +468,7 @@ int prom_totals_add(struct prom_totals *t, const struct interval *iv, const stru
 	t->run.interval_s = iv->dt_s;
 	t->run.lost_events = iv->lost_events;
 	t->run.thread_evictions = iv->thread_evictions;
+	bpf_cost_add(&t->run.bpf, &iv->bpf);
 	return 0;
 }
 

@@ -93,6 +93,7 @@ struct prom_run_totals {
 	uint64_t lost_events;          /* as the latest interval counted them */
 	uint64_t thread_evictions;
 	uint64_t net_skipped_requests; /* summed: requests found from sequence numbers */
+	struct bpf_cost bpf;           /* summed: dbtrace's own programs over the meter's windows */
 };
 
 struct prom_totals;

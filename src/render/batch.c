@@ -1,4 +1,5 @@
 #include "render/batch.h"
+#include "render/bpf_cost_text.h"
 #include "render/class_table.h"
 #include "render/cpu_table.h"
 #include "render/net_table.h"
@@ -96,11 +97,14 @@ int batch_print(FILE *out, const struct interval *iv, const struct finding_list 
 	struct tm tm;
 	int err;
 
+	struct bpf_cost_row bpf = bpf_cost_row(&iv->bpf, FAM_COUNT);
+	char bpf_text[64];
+
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
-	fprintf(out, "dbtrace top - %s  t=%.1fs  interval %.2fs  lost events %llu  thread evictions %llu\n",
+	fprintf(out, "dbtrace top - %s  t=%.1fs  interval %.2fs  lost events %llu  thread evictions %llu  %s\n",
 		stamp, iv->t_s, iv->dt_s, (unsigned long long)iv->lost_events,
-		(unsigned long long)iv->thread_evictions);
+		(unsigned long long)iv->thread_evictions, bpf_cost_text(&bpf, bpf_text, sizeof(bpf_text)));
 	err = view == TOP_VIEW_NET       ? print_net(out, iv, sort_key)
 	      : view == TOP_VIEW_CLASSES ? print_class_view(out, iv, &class_table_view, sort_key, all)
 	      : view == TOP_VIEW_TIME    ? print_class_view(out, iv, &time_table_view, sort_key, all)

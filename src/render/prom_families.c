@@ -389,6 +389,31 @@ static void run_value(const struct prom_family *fam, const struct prom_out *o)
 	}
 }
 
+enum { BPF_MEASURED = 1, BPF_RUN_S, BPF_RUNS };
+
+/* dbtrace's own programs: the meter's windows, and per family the run
+ * time and runs inside them (rate(run) / rate(measured): a share of a CPU) */
+static void bpf_value(const struct prom_family *fam, const struct prom_out *o)
+{
+	const struct bpf_cost *c = &prom_totals_run(o->t)->bpf;
+	struct lset l;
+
+	if (fam->which == BPF_MEASURED) {
+		prom_sample(o->f, fam->name, NULL, (double)c->on_ns / 1e9);
+		return;
+	}
+	for (int f = 0; f < FAM_COUNT; f++) {
+		if (!c->fam_on[f])
+			continue;
+		lset_clear(&l);
+		lset_add(&l, "family", dbt_family_names[f]);
+		if (fam->which == BPF_RUN_S)
+			prom_sample(o->f, fam->name, &l, (double)c->fam[f].run_ns / 1e9);
+		else
+			prom_sample_u64(o->f, fam->name, &l, c->fam[f].runs);
+	}
+}
+
 enum { SELF_CPU = 1, SELF_RSS, SELF_START };
 
 static void self_value(const struct prom_family *fam, const struct prom_out *o)
@@ -632,6 +657,24 @@ const struct prom_family prom_families[] = {
 		 "the kernel skipped one of their probes (the kprobe path only; the capture's "
 		 "`net.skipped_requests`)",
 	  .samples = run_value, .which = RUN_NET_SKIPPED },
+	{ .name = "dbtrace_bpf_measured_seconds_total", .type = "counter",
+	  .help = "Time the kernel's BPF run-time statistics were on for dbtrace's programs (a part of each interval).",
+	  .labels = "",
+	  .doc = "time the kernel's BPF run-time statistics were on, dbtrace's windows (a part of each "
+		 "interval): what `dbtrace_bpf_run_seconds_total` is measured over",
+	  .samples = bpf_value, .which = BPF_MEASURED },
+	{ .name = "dbtrace_bpf_run_seconds_total", .type = "counter",
+	  .help = "Run time of dbtrace's BPF programs inside the measured windows, per probe family.",
+	  .labels = "`family`",
+	  .doc = "run time of dbtrace's BPF programs inside those windows (the kernel's `run_time_ns`), per "
+		 "probe family; `rate()` of it over `rate(dbtrace_bpf_measured_seconds_total)` is the share of a "
+		 "CPU they take (the capture's `overhead.bpf.cpu_pct` / 100)",
+	  .samples = bpf_value, .which = BPF_RUN_S },
+	{ .name = "dbtrace_bpf_runs_total", .type = "counter",
+	  .help = "Runs of dbtrace's BPF programs inside the measured windows, per probe family.",
+	  .labels = "`family`",
+	  .doc = "runs of dbtrace's BPF programs inside those windows (`run_cnt`), per probe family",
+	  .samples = bpf_value, .which = BPF_RUNS },
 	{ .name = "process_cpu_seconds_total", .type = "counter",
 	  .help = "dbtrace's own user and system CPU time.",
 	  .labels = "",

@@ -1,4 +1,5 @@
 #include "render/report_html.h"
+#include "render/bpf_cost_text.h"
 /* asset_report_css, asset_report_guard_js (in the head: it counts the
  * page's script errors, which a test reads), asset_report_js (at the end:
  * the heatmap, the sortable tables): src/render/report*, compiled in */
@@ -76,8 +77,15 @@ static void header(FILE *f, const struct capture *c, const struct report_opts *o
 	esc(f, c->host.clocksource);
 	fputs("</b>; dbtrace ", f);
 	esc(f, c->version);
-	fprintf(f, " used %s%% of a core, %ld KiB, lost %llu events.</p>\n", cpu, c->max_rss_kb,
+	fprintf(f, " used %s%% of a core, %ld KiB, lost %llu events", cpu, c->max_rss_kb,
 		(unsigned long long)c->lost_events);
+	if (c->bpf.have && c->bpf.measured_s > 0) {
+		char bpf[64];
+
+		fprintf(f, "; its programs: <b>%s</b> (<a href=\"#overhead\">per family</a>)",
+			bpf_cost_text(&c->bpf.total, bpf, sizeof(bpf)));
+	}
+	fputs(".</p>\n", f);
 	fputs("<p class=\"meta\">probes:", f);
 	for (int i = 0; i < c->n_probes; i++) {
 		fputs(" ", f);
@@ -90,7 +98,8 @@ static void header(FILE *f, const struct capture *c, const struct report_opts *o
 	esc(f, c->host.cmdline);
 	fputs("</code></p>\n<nav><a href=\"#findings\">Findings</a><a href=\"#heatmap\">Softirq heatmap</a>"
 	      "<a href=\"#cpus\">CPUs</a><a href=\"#classes\">Thread classes</a><a href=\"#net\">Network</a>"
-	      "<a href=\"#loss\">Loss</a><a href=\"#clock\">Clock</a></nav></header>\n", f);
+	      "<a href=\"#loss\">Loss</a><a href=\"#clock\">Clock</a><a href=\"#overhead\">dbtrace's cost</a>"
+	      "</nav></header>\n", f);
 	(void)o;
 }
 
@@ -800,6 +809,46 @@ static void clock_section(FILE *f, const struct capture *c, int top_n)
 	fputs("</tbody></table>\n</section>\n", f);
 }
 
+/* What dbtrace's own BPF programs cost, per family and together. */
+static void overhead_section(FILE *f, const struct capture *c)
+{
+	static const struct report_own_col own[] = { { "family", 1, true, 0 } };
+	const struct fig_table *const tables[] = { &fig_bpf };
+	struct report_col cols[REPORT_TABLE_COLS];
+	int n = report_table_cols(own, 1, tables, 1, cols);
+	char on[32], dur[32];
+
+	fputs("<section id=\"overhead\"><h2>dbtrace's own cost</h2>\n", f);
+	if (!c->bpf.have || !(c->bpf.measured_s > 0)) {
+		fputs("<p>Its BPF programs' run time was not measured", f);
+		if (c->bpf.error[0]) {
+			fputs(": ", f);
+			esc(f, c->bpf.error);
+		}
+		fputs(".</p>\n</section>\n", f);
+		return;
+	}
+	fmt(on, sizeof(on), c->bpf.measured_s);
+	fmt(dur, sizeof(dur), c->duration_s);
+	fprintf(f, "<p>Its BPF programs' run time as the kernel counts it while its run-time statistics are "
+		"on (%s s of the capture's %s s, a part of each interval), charged to whatever task an event "
+		"interrupted. The loader itself is in the header.</p>\n<table id=\"overhead-table\">", on, dur);
+	report_table_head(f, cols, n);
+	for (int i = 0; i < c->bpf.n; i++) {
+		const struct report_own o = { .text = { dbt_family_names[c->bpf.fams[i].family] } };
+		const void *rows[] = { &c->bpf.fams[i] };
+
+		table_row(f, "<tr>", tables, cols, n, &o, rows, NULL);
+	}
+	{
+		const struct report_own o = { .text = { "all" } };
+		const void *rows[] = { &c->bpf.total };
+
+		table_row(f, "<tr class=\"proc\">", tables, cols, n, &o, rows, NULL);
+	}
+	fputs("</tbody></table>\n</section>\n", f);
+}
+
 /* The loss family: retransmits per port, drops by reason and place,
  * accept queues, softnet backlog drops per CPU. */
 static void loss_section(FILE *f, const struct capture *c, int top_n)
@@ -885,6 +934,7 @@ int report_html_write(FILE *f, const struct capture *c, const struct report_opts
 	net_section(f, c, top_n);
 	loss_section(f, c, top_n);
 	clock_section(f, c, top_n);
+	overhead_section(f, c);
 	fputs("</main>\n<footer class=\"meta\"><p>Written by ", f);
 	esc(f, o && o->generator ? o->generator : "dbtrace");
 	fprintf(f, ". Self-contained: no external resources.</p></footer>\n<script>%s</script>\n"

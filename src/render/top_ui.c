@@ -1,4 +1,5 @@
 #include "render/top_ui.h"
+#include "render/bpf_cost_text.h"
 #include "render/class_table.h"
 #include "render/cpu_table.h"
 #include "render/net_table.h"
@@ -24,6 +25,7 @@ struct top_ui {
 	/* copies of what the last interval showed, for redraws on a key press */
 	double t_s, dt_s;
 	uint64_t lost_events, thread_evictions;
+	struct bpf_cost_row bpf;       /* dbtrace's own programs, all families */
 	int view_ncpus;
 	struct cpu_row *rows, total;
 	int *order;
@@ -191,14 +193,15 @@ static int draw_net(struct top_ui *ui, int y, int last)
 
 static void draw(struct top_ui *ui)
 {
-	char help[512];
+	char help[512], bpf_text[64];
 	int y = 0, maxy = getmaxy(stdscr);
 	int panel = maxy - 1 - FINDING_LINES;
 
 	erase();
 	mvprintw(y++, 0, "dbtrace: %s", ui->status);
-	mvprintw(y++, 0, "t=%.1fs  interval %.2fs  lost events %llu  thread evictions %llu", ui->t_s,
-		 ui->dt_s, (unsigned long long)ui->lost_events, (unsigned long long)ui->thread_evictions);
+	mvprintw(y++, 0, "t=%.1fs  interval %.2fs  lost events %llu  thread evictions %llu  %s", ui->t_s,
+		 ui->dt_s, (unsigned long long)ui->lost_events, (unsigned long long)ui->thread_evictions,
+		 bpf_cost_text(&ui->bpf, bpf_text, sizeof(bpf_text)));
 	y++;
 	if (ui->net)
 		draw_net(ui, y, panel);
@@ -227,6 +230,7 @@ int top_ui_draw(struct top_ui *ui, const struct interval *iv, const struct findi
 	ui->dt_s = iv->dt_s;
 	ui->lost_events = iv->lost_events;
 	ui->thread_evictions = iv->thread_evictions;
+	ui->bpf = bpf_cost_row(&iv->bpf, FAM_COUNT);
 	if (ui->have_sched)
 		sched_interval_free(&ui->sched);
 	ui->have_sched = iv->have_sched && !sched_interval_copy(&ui->sched, &iv->sched);

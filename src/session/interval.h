@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "model/bpf_cost.h"
 #include "model/class_map.h"
 #include "model/clock_model.h"
 #include "model/cpu_model.h"
@@ -39,6 +40,9 @@ struct interval {
 	struct class_map classes;
 	uint64_t lost_events;          /* so far, all families */
 	uint64_t thread_evictions;     /* so far: per-thread state the LRU dropped */
+	/* dbtrace's own BPF run time, over the interval's window (none
+	 * measured: on_ns 0) */
+	struct bpf_cost bpf;
 };
 
 /* Frees what the interval owns (not the rows it was lent). */

@@ -7,6 +7,7 @@
 #include "session/judge.h"
 #include "session/proc_groups.h"
 #include "session/tick.h"
+#include "collect/bpf_meter.h"
 #include "core/log.h"
 #include "core/loop_fds.h"
 
@@ -33,6 +34,7 @@ struct session_state {
 	struct loss_snapshot loss_first;    /* and its loss part */
 	struct world_snapshot snaps[2];
 	struct cpu_row *rows;            /* lent to each interval */
+	struct bpf_meter meter;          /* dbtrace's own BPF run time */
 };
 
 void session_result_free(struct session_result *res)
@@ -142,6 +144,8 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 	double t_s;
 	int err, rc;
 
+	/* the interval's window ends with it, if its timer has not yet */
+	bpf_meter_end(&st->meter, st->col);
 	err = collectors_snapshot(st->col, cur);
 	if (err)
 		return err;
@@ -154,6 +158,8 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 	err = tick_compute(prev, cur, &args, &iv);
 	if (err)
 		return err;
+	bpf_meter_take(&st->meter, &iv.bpf);
+	bpf_cost_add(&res->bpf, &iv.bpf);
 	err = judge_interval(&st->judge, &iv, &res->findings);
 	if (!err && iv.have_sched)
 		err = sched_summary_add(&res->sched, &iv.sched);
@@ -172,6 +178,9 @@ static int step(struct session_state *st, int *cur_idx, struct session_sink *sin
 	interval_free(&iv);
 	if (rc < 0)
 		return rc;
+	/* the next interval's window, once this one's work is done */
+	if (rc != SESSION_STOP)
+		bpf_meter_window(&st->meter, st->col, BPF_METER_DUTY * st->cfg->interval_s);
 	if (rc == SESSION_STOP)
 		return SESSION_STOP;
 	/* a few ms of slack: the ticker may fire a hair early */
@@ -242,6 +251,11 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 		if (err)
 			goto out;
 	}
+	bpf_meter_open(&st.meter);
+	res->bpf_why = bpf_meter_why(&st.meter);
+	if (res->bpf_why)
+		log_debug("dbtrace's own BPF run time is not measured: %s", res->bpf_why);
+	bpf_meter_window(&st.meter, col, BPF_METER_DUTY * (first < cfg->interval_s ? first : cfg->interval_s));
 	tfd = ticker_open(first, cfg->interval_s);
 	if (tfd < 0) {
 		err = tfd;
@@ -249,14 +263,15 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 	}
 
 	for (;;) {
-		struct pollfd pfd[3] = {
+		/* poll() leaves out a negative fd: no input, no meter */
+		struct pollfd pfd[4] = {
 			{ .fd = tfd, .events = POLLIN },
 			{ .fd = sfd, .events = POLLIN },
 			{ .fd = sink->input_fd, .events = POLLIN },
+			{ .fd = st.meter.timer_fd, .events = POLLIN },
 		};
-		int n = sink->input_fd >= 0 ? 3 : 2;
 
-		if (poll(pfd, (nfds_t)n, -1) < 0) {
+		if (poll(pfd, 4, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			err = -errno;
@@ -276,7 +291,9 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 			if (act)
 				break;
 		}
-		if (n == 3 && (pfd[2].revents & (POLLIN | POLLHUP)) && sink->on_input) {
+		if (pfd[3].revents & POLLIN)
+			bpf_meter_end(&st.meter, col);
+		if (sink->input_fd >= 0 && (pfd[2].revents & (POLLIN | POLLHUP)) && sink->on_input) {
 			int act = sink->on_input(sink->ctx);
 
 			if (act == SESSION_LAST) {
@@ -309,7 +326,9 @@ int session_run(const struct dbt_config *cfg, struct collectors *col,
 				   last->have_loss ? &st.loss_first : NULL, last->have_loss ? &last->loss : NULL,
 				   &st.net_filter, &res->net, &res->have_net, &res->loss, &res->have_loss);
 	}
+	res->bpf_why = bpf_meter_why(&st.meter);
 out:
+	bpf_meter_close(&st.meter);
 	if (tfd >= 0)
 		close(tfd);
 	if (sfd >= 0)

@@ -9,6 +9,7 @@
 #include "cli/options.h"
 #include "collect/collectors.h"
 #include "findings/finding.h"
+#include "model/bpf_cost.h"
 #include "model/clock_model.h"
 #include "session/interval.h"
 #include "model/net_model.h"
@@ -60,6 +61,10 @@ struct session_result {
 	int intervals;
 	uint64_t lost_events;
 	uint64_t thread_evictions;
+	/* dbtrace's own BPF run time over all the meter's windows;
+	 * bpf_why: why it was not measured (NULL: it was) */
+	struct bpf_cost bpf;
+	const char *bpf_why;
 	struct proc_group_log groups;      /* the groups reported and their processes */
 };
 

@@ -398,6 +398,10 @@ static void test_every_family_typed_once(void **state)
 	w.procs[0].n_procs = 9;   /* a group: the postmaster and eight backends */
 	w.iv.net.n_ports = 1;
 	w.ports[0].port = 5432;
+	w.iv.bpf.on_ns = 100000000;
+	w.iv.bpf.fam_on[FAM_NET] = true;
+	w.iv.bpf.fam[FAM_NET].run_ns = 2500000;
+	w.iv.bpf.fam[FAM_NET].runs = 20000;
 	assert_int_equal(prom_totals_add(st, &w.iv, &w.findings), 0);
 	scrape(st, &s, &text);
 	for (int i = 0; i < s.n; i++) {
@@ -411,7 +415,13 @@ static void test_every_family_typed_once(void **state)
 			fail_msg("no TYPE line for %s", s.s[i].key);
 		assert_null(strstr(first + 1, want));
 	}
-	assert_int_equal(s.families, 39);   /* 24 (with the groups gauge, the budget and its oncpu split, the skipped requests), and the loss family's 15 */
+	/* 27 (with the groups gauge, the budget and its oncpu split, the skipped
+	 * requests, dbtrace's own BPF run time), and the loss family's 15 */
+	assert_int_equal(s.families, 42);
+	assert_non_null(strstr(text, "dbtrace_bpf_measured_seconds_total 0.1\n"));
+	assert_non_null(strstr(text, "dbtrace_bpf_run_seconds_total{family=\"net\"} 0.0025\n"));
+	assert_non_null(strstr(text, "dbtrace_bpf_runs_total{family=\"net\"} 20000\n"));
+	assert_null(strstr(text, "dbtrace_bpf_runs_total{family=\"sched\"}"));
 	assert_non_null(strstr(text, "class=\"x\\\"y\""));
 	assert_non_null(strstr(text, "dbtrace_group_processes{pid=\"1\",comm=\"x\\\"y\"} 9\n"));
 	free(s.s);

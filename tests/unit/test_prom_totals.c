@@ -89,6 +89,10 @@ static void test_counters_are_sums(void **state)
 		add_port(&w, 3306, 10);
 		w.iv.lost_events = 5 + (uint64_t)k;
 		w.iv.net.skipped = 2 + (uint64_t)k;
+		w.iv.bpf.on_ns = 100000000;                 /* a 100 ms window each */
+		w.iv.bpf.fam_on[FAM_SCHED] = true;
+		w.iv.bpf.fam[FAM_SCHED].run_ns = 4000000 + 1000000 * (uint64_t)k;
+		w.iv.bpf.fam[FAM_SCHED].runs = 1000;
 		assert_int_equal(prom_totals_add(t, &w.iv, &w.findings), 0);
 	}
 	assert_int_equal(prom_totals_ncpus(t), 2);
@@ -121,6 +125,11 @@ static void test_counters_are_sums(void **state)
 	assert_true(prom_totals_run(t)->interval_s == 0.5);
 	assert_true(prom_totals_run(t)->lost_events == 6);
 	assert_true(prom_totals_run(t)->net_skipped_requests == 5);   /* a counter: summed */
+	/* dbtrace's own programs: windows and run time summed */
+	assert_true(prom_totals_run(t)->bpf.on_ns == 200000000);
+	assert_true(prom_totals_run(t)->bpf.fam[FAM_SCHED].run_ns == 9000000);
+	assert_true(prom_totals_run(t)->bpf.fam[FAM_SCHED].runs == 2000);
+	assert_true(prom_totals_run(t)->bpf.fam_on[FAM_SCHED] && !prom_totals_run(t)->bpf.fam_on[FAM_NET]);
 	prom_totals_free(t);
 }
 
