@@ -14,12 +14,17 @@ static int stats_on(void)
 	return fd < 0 ? (errno ? -errno : -EINVAL) : fd;
 }
 
+void bpf_meter_init(struct bpf_meter *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->stats_fd = m->timer_fd = -1;
+}
+
 void bpf_meter_open(struct bpf_meter *m)
 {
 	int fd;
 
-	memset(m, 0, sizeof(*m));
-	m->stats_fd = m->timer_fd = -1;
+	bpf_meter_init(m);
 	fd = stats_on();
 	if (fd < 0) {
 		m->error = fd;

@@ -29,6 +29,9 @@ struct bpf_meter {
 	int error;                     /* why it does not measure: negative errno; 0 */
 };
 
+/* A meter that holds nothing (safe to close). */
+void bpf_meter_init(struct bpf_meter *m);
+
 /* Sets the meter up (its timer; the kernel must allow BPF_ENABLE_STATS:
  * it is tried once). Never fails the run: a meter that cannot measure
  * says why in bpf_meter_why() and takes nothing. */

@@ -55,6 +55,7 @@ static int state_init(struct session_state *st, const struct dbt_config *cfg,
 	int err;
 
 	memset(st, 0, sizeof(*st));
+	bpf_meter_init(&st->meter);
 	st->cfg = cfg;
 	st->col = col;
 	for (int i = 0; i < cfg->n_pids; i++)
