@@ -3,8 +3,9 @@
 # Idempotent and quick when everything is already there, so `make run` and
 # `make test` can call it every time. `--test` (make test) adds the big
 # tools only the integration tests use; `--bench` (make bench) adds the
-# benchmark's anchors that nothing else needs; `--deb` (make deb, and
-# make test for package.bats) Debian's packaging tools.
+# benchmark's anchors and database servers that nothing else needs;
+# `--deb` (make deb, and make test for package.bats) Debian's packaging
+# tools.
 set -euo pipefail
 
 PACKAGES=(
@@ -34,8 +35,12 @@ for arg in "$@"; do
 		# touch it (scripts/pg_throwaway.sh runs its own).
 		PACKAGES+=(postgresql) ;;
 	# bench/run.sh's anchors besides libbpf-tools: bpftrace (a runqlat-like
-	# script) and perf (`perf record -a`)
-	--bench) PACKAGES+=(bpftrace linux-perf) ;;
+	# script) and perf (`perf record -a`); its database loads: sysbench
+	# against MariaDB (scripts/mariadb_throwaway.sh), pgbench against
+	# PostgreSQL 15 (scripts/pg_throwaway.sh). Both server packages set up
+	# a system instance; the bench never touches it, it runs throwaway
+	# servers of its own.
+	--bench) PACKAGES+=(bpftrace linux-perf mariadb-server sysbench postgresql) ;;
 	# make deb: dpkg-buildpackage and debhelper (debian/); package.bats:
 	# lintian, debootstrap for a clean root to install into, systemd-nspawn
 	# to boot it with systemd and start the exporter's unit there (the
