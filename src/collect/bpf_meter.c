@@ -47,19 +47,23 @@ int bpf_meter_window(struct bpf_meter *m, const struct collectors *c, double len
 
 	if (m->timer_fd < 0 || m->opened_ns)
 		return 0;
+	/* the counters before switching on, and after switching off (in
+	 * bpf_meter_end): every run timed is inside the window, and the
+	 * windows' sum is what the programs' counters hold (reading them
+	 * takes milliseconds in a slow guest, a tenth of a window there) */
+	collectors_bpf_runs(c, &m->at_open);
 	m->stats_fd = stats_on();
+	/* the window's length is the time the statistics were on */
+	m->opened_ns = mono_ns();
 	if (m->stats_fd < 0) {
 		err = m->stats_fd;
 		m->stats_fd = -1;
 		m->error = err;
+		m->opened_ns = 0;
 		close(m->timer_fd);
 		m->timer_fd = -1;
 		return err;
 	}
-	/* the counters after switching on: a run that began before does not
-	 * count its time, so none is half in the window */
-	collectors_bpf_runs(c, &m->at_open);
-	m->opened_ns = mono_ns();
 	return ticker_set(m->timer_fd, len_s, 0);
 }
 
@@ -72,10 +76,10 @@ void bpf_meter_end(struct bpf_meter *m, const struct collectors *c)
 		return;
 	ticker_take(m->timer_fd);
 	ticker_set(m->timer_fd, 0, 0);
-	collectors_bpf_runs(c, &now);
 	t = mono_ns();
 	close(m->stats_fd);
 	m->stats_fd = -1;
+	collectors_bpf_runs(c, &now);
 	now.on_ns = t > m->opened_ns ? t - m->opened_ns : 0;
 	for (int f = 0; f < FAM_COUNT; f++) {
 		now.fam[f] = bpf_runs_delta(&m->at_open.fam[f], &now.fam[f]);

@@ -9,7 +9,9 @@
  * (BPF_ENABLE_STATS, Linux 5.8), which the kernel drops with the process:
  * off again however dbtrace ends, killed included. Another holder
  * (bpftop, kernel.bpf_stats_enabled=1) may keep them on meanwhile; a
- * window measures the same either way. */
+ * window then also holds the runs during its own two reads of the
+ * counters (read with the statistics off on either side, so that alone,
+ * the windows add up to what the programs' counters hold). */
 #ifndef DBTRACE_COLLECT_BPF_METER_H
 #define DBTRACE_COLLECT_BPF_METER_H
 

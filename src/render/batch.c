@@ -95,10 +95,9 @@ int batch_print(FILE *out, const struct interval *iv, const struct finding_list 
 	char stamp[16];
 	time_t now = time(NULL);
 	struct tm tm;
-	int err;
-
 	struct bpf_cost_row bpf = bpf_cost_row(&iv->bpf, FAM_COUNT);
 	char bpf_text[64];
+	int err;
 
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);

@@ -76,16 +76,17 @@ bpftool_runs() {   # PID
 	jq -e '.overhead.bpf.error == null and .overhead.bpf.cpu_pct > 0' "$out"
 	within_pct "$(jq '.overhead.bpf.run_s * 1e9' "$out")" "$ns" 10
 	within_pct "$(jq '.overhead.bpf.runs' "$out")" "$cnt" 10
-	# a tenth of each interval: a window of 0.2 s in each but perhaps the
-	# last (the signal may come before its window closed)
-	jq -e '(.intervals | length) as $n | .overhead.bpf.measured_s > 0.19 * ($n - 1)
-		and .overhead.bpf.measured_s < 0.21 * $n' "$out"
+	# a tenth of each interval at most: a window of 0.2 s in each. Shorter
+	# where it opened late (a slow guest's tick took most of the interval:
+	# the next tick closes it) or the signal cut it; none missing.
+	jq -e '(.intervals | length) as $n | .overhead.bpf.measured_s < 0.21 * $n
+		and all(.intervals[]; .overhead.bpf_cpu_pct != null)' "$out"
 	# the families add up to the total, and the share is run time over the windows
 	jq -e '.overhead.bpf as $b | ([$b.families[].runs] | add) == $b.runs
 		and (([$b.families[].run_s] | add) - $b.run_s | fabs) < 1e-6
 		and ($b.run_s / $b.measured_s * 100 - $b.cpu_pct | fabs) < 0.01 * $b.cpu_pct
 		and ($b.run_s * 1e9 / $b.runs - $b.ns_per_event | fabs) < 0.01 * $b.ns_per_event' "$out"
-	jq -e '.intervals[0].overhead.bpf_cpu_pct > 0 and all(.intervals[]; .overhead.bpf_cpu_pct != null)' "$out"
+	jq -e '.intervals[0].overhead.bpf_cpu_pct > 0' "$out"
 
 	# the report and diff show it, per family
 	"$DBTRACE" report "$out" -o "$SCRATCH/run.html" 2>/dev/null
