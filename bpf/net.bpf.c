@@ -35,6 +35,19 @@
  * (sk, msg, len, flags, addr_len), and (sk, msg, len, flags) in 6.18:
  * user space reads the running kernel's from BTF (recv_params).
  *
+ * Stages (include/dbtrace/net.h): a timed request's stamps travel with
+ * it. Arriving: TCP reads the clock as it starts on each incoming segment
+ * (tcp_mstamp_refresh() in tcp_rcv_established(), the clock of
+ * bpf_ktime_get_ns()) and keeps it in tcp_sock.tcp_clock_cache, which the
+ * data-ready that segment causes reads: no program runs per packet for it
+ * (a net:netif_receive_skb program with its own clock read cost 106 ns a
+ * packet on the build host, more than the five other hooks' growth
+ * together). Leaving: a timed send marks its socket on its CPU, and the
+ * first of that socket's skbs handed to a device on the same CPU carries
+ * the request's stamps to where it leaves (at once on a device without a
+ * queue, at net_dev_xmit from a qdisc). A server's stages are complete
+ * there; a client's leaving time waits in net_stage_leave for its reply.
+ *
  * No instruction here is newer than 5.10: port slots come from a queue
  * user space fills, not from an atomic fetch-and-add (5.12).
  */
@@ -88,11 +101,57 @@ struct skb_key {
 	__u32 pad;
 };
 
-/* When an skb was queued, and how many its timing stands for. */
+/* When an skb was queued, how many its timing stands for (0: its queue
+ * wait is not timed), and whether it carries a request's stages (in
+ * net_stage_skbs). */
 struct skb_stamp {
 	__u64 queued_ns;
-	__u64 w;
+	__u32 w;
+	__u32 staged;
 };
+
+/* A timed request's stamps on their way to its segment leaving the host
+ * (the stages in include/dbtrace/net.h). */
+struct stage_rec {
+	__u64 sk;                      /* the socket; 0: none pending */
+	/* server: its first segment in, readable, read, the reply's send;
+	 * client: t[0] the request's send */
+	__u64 t[4];
+	__u32 slot, owner;             /* its port's slot, and who held it then */
+	__u32 w;                       /* the request's weight */
+	__u32 role;
+};
+
+/* The stages of skbs in a qdisc, until the driver takes them. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, DBT_NET_MAX_STAGED);
+	__type(key, struct skb_key);
+	__type(value, struct stage_rec);
+} net_stage_skbs SEC(".maps");
+
+/* Per port slot: the total above which a staged request is in the slow
+ * tail, ns (0: none yet). User space writes the p90 of the slot's totals
+ * in the interval before (src/collect/net.c). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DBT_NET_MAX_PORTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} net_tail_ns SEC(".maps");
+
+/* A client's timed request that left: when, for the reply to find. */
+struct stage_leave {
+	__u64 send_ns;                 /* the request's send (its req_ns) */
+	__u64 left_ns;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, DBT_NET_MAX_STAGED);
+	__type(key, __u64);            /* struct sock address */
+	__type(value, struct stage_leave);
+} net_stage_leave SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -206,11 +265,13 @@ struct {
 	__type(value, struct dbt_net_stats);
 } net_stats SEC(".maps");
 
-/* Per CPU: the last skb queued. */
+/* Per CPU: the last skb queued, and a timed send's stages waiting for
+ * its socket's next skb. */
 struct queue_slot {
 	struct skb_key key;
 	struct skb_stamp stamp;
 	__u64 in_map;                  /* also in net_skbs */
+	struct stage_rec send;
 };
 
 struct {
@@ -229,6 +290,97 @@ static __always_inline struct dbt_net_stats *stats(void)
 	__u32 zero = 0;
 
 	return bpf_map_lookup_elem(&net_stats, &zero);
+}
+
+static __always_inline struct queue_slot *cpu_slot(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&net_queue_slot, &zero);
+}
+
+static __always_inline void count_unstaged(void)
+{
+	struct dbt_net_stats *st = stats();
+
+	if (st)
+		st->unstaged++;
+}
+
+/* --- stages ------------------------------------------------------------ */
+
+/* A request's stages d[] (by position) into its port, if the slot is
+ * still the port's; d[] are in time order, so their sum is the total. */
+static __always_inline void stage_sample(__u32 slot, __u32 owner, __u32 w, const __u64 *d)
+{
+	struct dbt_net_port_hist *h;
+	struct dbt_net_port *p;
+	__u32 *o = bpf_map_lookup_elem(&net_port_owner, &slot);
+	__u64 total = d[0] + d[1] + d[2] + d[3], *tail;
+
+	if (!o || *o != owner)
+		return;
+	p = bpf_map_lookup_elem(&net_ports, &slot);
+	h = bpf_map_lookup_elem(&net_port_hist, &slot);
+	if (!p || !h)
+		return;
+	p->staged += w;
+	p->staged_timed++;
+	/* unrolled: a loop's back edge is refused before 6.x where clang
+	 * lays it out as a fall-through */
+#pragma unroll
+	for (int i = 0; i < DBT_NET_STAGE_POS; i++) {
+		p->stage_ns[i] += d[i] * w;
+		dbt_hist_add_shared(&h->stage[i], d[i], w);
+	}
+	dbt_hist_add_shared(&h->staged, total, w);
+	tail = bpf_map_lookup_elem(&net_tail_ns, &slot);
+	if (!tail || !*tail || total <= *tail)
+		return;
+	p->tail += w;
+	p->tail_timed++;
+#pragma unroll
+	for (int i = 0; i < DBT_NET_STAGE_POS; i++)
+		p->tail_ns[i] += d[i] * w;
+}
+
+/* A timed request's first segment leaves at now: a server's stages are
+ * complete, a client's leaving time waits for the reply. */
+static __always_inline void stage_left(const struct stage_rec *r, __u64 now)
+{
+	__u64 d[DBT_NET_STAGE_POS] = {};
+
+	if (r->role == DBT_NET_CLIENT) {
+		struct stage_leave l = { .send_ns = r->t[0], .left_ns = now };
+
+		if (now < r->t[0] || bpf_map_update_elem(&net_stage_leave, &r->sk, &l, BPF_ANY))
+			count_unstaged();
+		return;
+	}
+	if (!r->t[0] || r->t[0] > r->t[1] || r->t[1] > r->t[2] || r->t[2] > r->t[3] || r->t[3] > now) {
+		count_unstaged();
+		return;
+	}
+	d[0] = r->t[1] - r->t[0];
+	d[1] = r->t[2] - r->t[1];
+	d[2] = r->t[3] - r->t[2];
+	d[3] = now - r->t[3];
+	stage_sample(r->slot, r->owner, r->w, d);
+}
+
+/* When TCP started on the segment that just made sk readable (see the
+ * top of this file); 0 when the kernel keeps no such clock. Later than
+ * that only when the socket sent data in between, within the same
+ * receive: a request or a reply arrives on an idle socket. A segment the
+ * socket's owner queued to its backlog counts from when TCP took it from
+ * there. */
+static __always_inline __u64 stage_arrival(struct sock *sk)
+{
+	struct tcp_sock *tp = (struct tcp_sock *)sk;
+
+	if (!bpf_core_field_exists(tp->tcp_clock_cache))
+		return 0;
+	return BPF_CORE_READ(tp, tcp_clock_cache);
 }
 
 /* --- tx queue per device ---------------------------------------------- */
@@ -263,21 +415,29 @@ static __always_inline void on_queue(struct sk_buff *skb, const bool typed)
 	struct skb_key key = { .skb = (__u64)skb };
 	struct dbt_net_stats *st;
 	struct queue_slot *q;
-	__u32 zero = 0;
-	bool queued;
+	bool queued, staged;
 	__u8 w;
 
 	if (!dev)
 		return;
+	q = cpu_slot();
+	if (!q)
+		return;
 	queued = has_queue(dev, typed);
+	/* the first skb of a socket with a timed send pending on this CPU
+	 * (the socket is read only then) */
+	staged = q->send.sk && (__u64)KREAD(typed, skb, sk) == q->send.sk;
+	if (staged && !queued) {
+		/* no queue: it leaves now */
+		stage_left(&q->send, bpf_ktime_get_ns());
+		q->send.sk = 0;
+		staged = false;
+	}
 	if (plain_loopback(dev, queued, typed))
 		return;
 	key.ifindex = KREAD(typed, dev, ifindex);
-	q = bpf_map_lookup_elem(&net_queue_slot, &zero);
-	if (!q)
-		return;
 	w = dbt_start_weight();
-	if (!w) {
+	if (!w && !staged) {
 		/* not picked: neither way times it, or the skbs a qdisc passes
 		 * straight on would outnumber the queued ones */
 		q->key.skb = 0;
@@ -286,13 +446,23 @@ static __always_inline void on_queue(struct sk_buff *skb, const bool typed)
 	q->key = key;
 	q->stamp.queued_ns = bpf_ktime_get_ns();
 	q->stamp.w = w;
+	q->stamp.staged = staged;
 	q->in_map = 0;
+	if (staged) {
+		if (bpf_map_update_elem(&net_stage_skbs, &key, &q->send, BPF_ANY)) {
+			count_unstaged();
+			q->stamp.staged = 0;
+		}
+		q->send.sk = 0;
+	}
 	if (!queued)
 		return;
 	if (bpf_map_update_elem(&net_skbs, &key, &q->stamp, BPF_ANY)) {
 		st = stats();
 		if (st)
 			st->skb_failed++;
+		if (q->stamp.staged)
+			bpf_map_delete_elem(&net_stage_skbs, &key);
 		return;
 	}
 	q->in_map = 1;
@@ -349,9 +519,9 @@ static __always_inline void on_xmit(struct sk_buff *skb, int rc, struct net_devi
 	struct skb_key key = { .skb = (__u64)skb, .ifindex = KREAD(typed, dev, ifindex) };
 	struct skb_stamp stamp, *in_map;
 	struct dbt_net_dev_hist *h;
+	struct stage_rec *rec;
 	struct dbt_net_dev *d;
 	struct queue_slot *q;
-	__u32 zero = 0;
 	__u64 now;
 
 	/* NETDEV_TX_BUSY: the skb goes back to the queue and is sent again
@@ -363,7 +533,7 @@ static __always_inline void on_xmit(struct sk_buff *skb, int rc, struct net_devi
 		d->packets++;
 		d->bytes += len;
 	}
-	q = bpf_map_lookup_elem(&net_queue_slot, &zero);
+	q = cpu_slot();
 	if (q && q->key.skb == key.skb && q->key.ifindex == key.ifindex) {
 		/* passed straight on, on this CPU */
 		stamp = q->stamp;
@@ -380,7 +550,14 @@ static __always_inline void on_xmit(struct sk_buff *skb, int rc, struct net_devi
 	/* the clock only for a timed skb: a clock read costs as much as the
 	 * map lookups here */
 	now = bpf_ktime_get_ns();
-	if (!d || now <= stamp.queued_ns)
+	if (stamp.staged) {
+		rec = bpf_map_lookup_elem(&net_stage_skbs, &key);
+		if (rec) {
+			stage_left(rec, now);
+			bpf_map_delete_elem(&net_stage_skbs, &key);
+		}
+	}
+	if (!stamp.w || !d || now <= stamp.queued_ns)
 		return;
 	h = dev_hist(dev, typed);
 	if (h)
@@ -647,8 +824,10 @@ static __always_inline void server_answered(struct dbt_net_sock *s, __u64 now)
 	if (s->next_req_ns) {
 		s->req_ns = s->next_req_ns;
 		s->req_w = s->next_req_w;
+		s->req_in_ns = s->next_req_in_ns;
 		s->next_req_ns = 0;
 		s->next_req_w = 0;
+		s->next_req_in_ns = 0;
 		s->state = DBT_NET_PENDING;
 	} else {
 		s->state = DBT_NET_IDLE;
@@ -680,9 +859,55 @@ static __always_inline void server_catch_up_reads(struct dbt_net_sock *s, struct
 		return;
 	s->req_ns = DBT_UNTIMED;
 	s->req_w = 0;
+	s->req_in_ns = 0;
 	s->rx_mark = r;
 	s->state = DBT_NET_PENDING;
 	count_skipped();
+}
+
+/* A client's timed request answered at now: its stages, from when its
+ * segment left (net_stage_leave) and when TCP took the reply's. */
+static __always_inline void client_stages(struct dbt_net_sock *s, struct sock *sk, __u64 now)
+{
+	__u64 key = (__u64)sk, in = stage_arrival(sk);
+	__u64 d[DBT_NET_STAGE_POS] = {};
+	struct stage_leave *l = bpf_map_lookup_elem(&net_stage_leave, &key);
+
+	if (!l) {
+		count_unstaged();
+		return;
+	}
+	if (l->send_ns != s->req_ns || !in || l->left_ns > in || in > now) {
+		count_unstaged();
+	} else {
+		d[0] = l->left_ns - s->req_ns;
+		d[1] = in - l->left_ns;
+		d[2] = now - in;
+		stage_sample(s->slot, dbt_net_port_owner(s->port, s->role), s->req_w, d);
+	}
+	bpf_map_delete_elem(&net_stage_leave, &key);
+}
+
+/* A timed send: its socket's next skb on this CPU carries the stamps. */
+static __always_inline void stage_send(struct dbt_net_sock *s, struct sock *sk, __u64 t0, __u64 t1, __u64 t2,
+				       __u64 t3)
+{
+	struct queue_slot *q = cpu_slot();
+
+	if (!q)
+		return;
+	/* one still pending was never sent on this CPU */
+	if (q->send.sk)
+		count_unstaged();
+	q->send.sk = (__u64)sk;
+	q->send.t[0] = t0;
+	q->send.t[1] = t1;
+	q->send.t[2] = t2;
+	q->send.t[3] = t3;
+	q->send.slot = s->slot;
+	q->send.owner = dbt_net_port_owner(s->port, s->role);
+	q->send.w = s->req_w;
+	q->send.role = s->role;
 }
 
 /* Data became readable. */
@@ -717,12 +942,16 @@ static __always_inline void on_ready(struct sock *sk, const bool typed)
 		if (s->state == DBT_NET_IDLE) {
 			s->req_ns = stamp;
 			s->req_w = w;
+			s->req_in_ns = w ? stage_arrival(sk) : 0;
 			s->state = DBT_NET_PENDING;
 		} else if (s->state == DBT_NET_READ && !s->next_req_ns) {
 			s->next_req_ns = stamp;
 			s->next_req_w = w;
+			s->next_req_in_ns = w ? stage_arrival(sk) : 0;
 		}
 	} else if (s->state == DBT_NET_SENT) {
+		if (s->req_w)
+			client_stages(s, sk, now);
 		client_reply(s, sk, now);
 	} else if (recover_skipped) {
 		/* idle, having written since its last reply: the send of
@@ -751,6 +980,7 @@ static __always_inline void on_recv(struct sock *sk, int ret, int flags, const b
 	struct dbt_net_port_hist *h;
 	struct dbt_net_port *p;
 	struct dbt_net_sock *s;
+	bool timed_read;
 	__u64 now;
 
 	if (ret < 0 || (flags & MSG_PEEK) || !tcp_conn(sk, typed))
@@ -764,10 +994,12 @@ static __always_inline void on_recv(struct sock *sk, int ret, int flags, const b
 	if (!s)
 		return;
 	p = port_entry(s);
+	/* the clock for a timed wait, or a timed request's read */
+	timed_read = s->role == DBT_NET_SERVER && s->state == DBT_NET_PENDING && s->req_w;
+	now = s->rxq_w || timed_read ? bpf_ktime_get_ns() : 0;
 	if (p) {
 		p->reads++;
 		if (s->rxq_w) {
-			now = bpf_ktime_get_ns();
 			h = bpf_map_lookup_elem(&net_port_hist, &s->slot);
 			if (h && now > s->rxq_ns)
 				dbt_hist_add_shared(&h->rxq, now - s->rxq_ns, s->rxq_w);
@@ -795,13 +1027,18 @@ static __always_inline void on_recv(struct sock *sk, int ret, int flags, const b
 		server_catch_up_writes(s, sk);
 		server_catch_up_reads(s, sk);
 	}
-	if (s->state == DBT_NET_PENDING)
+	if (s->state == DBT_NET_PENDING) {
 		s->state = DBT_NET_READ;
+		/* a recovery above may have made the request untimed */
+		s->read_ns = timed_read && s->req_w ? now : 0;
+	}
 }
 
 /* A server's send: the reply to the request it read, if it read one. */
 static __always_inline void server_send(struct dbt_net_sock *s, struct sock *sk)
 {
+	__u64 now;
+
 	if (recover_skipped) {
 		server_catch_up_writes(s, sk);
 		server_catch_up_reads(s, sk);
@@ -815,7 +1052,14 @@ static __always_inline void server_send(struct dbt_net_sock *s, struct sock *sk)
 	if (s->state != DBT_NET_READ)
 		return;
 	/* the clock is read only for a send that ends a timed request */
-	server_answered(s, s->req_w ? bpf_ktime_get_ns() : 0);
+	now = s->req_w ? bpf_ktime_get_ns() : 0;
+	if (s->req_w) {
+		if (s->req_in_ns && s->read_ns)
+			stage_send(s, sk, s->req_in_ns, s->req_ns, s->read_ns, now);
+		else
+			count_unstaged();
+	}
+	server_answered(s, now);
 }
 
 /* A client's send: a request, unless one is still waiting for its reply
@@ -829,6 +1073,8 @@ static __always_inline void client_send(struct dbt_net_sock *s, struct sock *sk)
 	s->req_w = dbt_start_weight();
 	s->req_ns = s->req_w ? bpf_ktime_get_ns() : DBT_UNTIMED;
 	s->state = DBT_NET_SENT;
+	if (s->req_w)
+		stage_send(s, sk, s->req_ns, 0, 0, 0);
 	if (recover_skipped)
 		s->rx_mark = rcv_nxt(sk);
 }

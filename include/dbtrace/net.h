@@ -29,6 +29,8 @@
  * and a socket whose slot changed hands finds its port's new one. */
 #define DBT_NET_MAX_SOCKS 32768
 #define DBT_NET_MAX_SKBS 65536
+#define DBT_NET_MAX_STAGED 4096         /* timed requests between send and leaving (and, a
+					 * client's, until the reply) */
 #define DBT_NET_MAX_DEVS 256
 #define DBT_NET_MAX_PORTS 256
 
@@ -86,11 +88,62 @@ static inline __u32 dbt_net_port_owner(__u16 port, __u16 role)
 	return ((__u32)role << 16 | port) + 1;
 }
 
+/*
+ * Where a request's time on this host goes: its stages, in time order,
+ * each request's stamps taken together so that its stages add up to its
+ * total exactly (struct dbt_net_port.stage_ns, dbt_net_port_hist.stage).
+ * Server role, "time on host": the request's first segment reaching TCP
+ * (tcp_rcv_established(), the clock TCP reads as it starts on it) ->
+ * readable on the socket (rx) ->
+ * the application's read returning it (socket_wait) -> the reply's first
+ * send (server) -> the reply's first segment leaving the device: handed
+ * to a device without a queue (lo, veth) or taken by the driver from a
+ * qdisc (tx). Client role, the response time as the client sees it: the
+ * request's first send -> its first segment leaving the device (tx) ->
+ * the reply's first segment reaching TCP here (outside: the network and
+ * the peer, and this host's receive path below TCP) -> readable (rx). A position in the arrays
+ * below is a stage by role (dbt_net_stage_of).
+ */
+#define DBT_NET_STAGE_POS 4
+
+enum dbt_net_stage {
+	DBT_NET_STAGE_RX = 0,
+	DBT_NET_STAGE_SOCKET_WAIT,
+	DBT_NET_STAGE_SERVER,
+	DBT_NET_STAGE_TX,
+	DBT_NET_STAGE_OUTSIDE,
+	DBT_NET_STAGES,
+};
+
+/* The stage at position pos of a role's arrays; -1: none. */
+static inline int dbt_net_stage_of(int role, int pos)
+{
+	static const signed char server[DBT_NET_STAGE_POS] = {
+		DBT_NET_STAGE_RX, DBT_NET_STAGE_SOCKET_WAIT, DBT_NET_STAGE_SERVER, DBT_NET_STAGE_TX };
+	static const signed char client[DBT_NET_STAGE_POS] = {
+		DBT_NET_STAGE_TX, DBT_NET_STAGE_OUTSIDE, DBT_NET_STAGE_RX, -1 };
+
+	if (pos < 0 || pos >= DBT_NET_STAGE_POS)
+		return -1;
+	return role == DBT_NET_SERVER ? server[pos] : client[pos];
+}
+
 /* Cumulative per port, role and CPU (map net_ports, per-CPU array,
  * indexed by the slot net_port_slot gives the port's key). */
 struct dbt_net_port {
 	__u64 requests;                /* requests answered (server) or replies received (client) */
 	__u64 reads;                   /* receive calls that returned data */
+	/* requests whose every stage was timed: weighted as their start
+	 * was drawn (sum of weights), really timed, and each stage's time
+	 * times the weight, ns, by position (dbt_net_stage_of) */
+	__u64 staged;
+	__u64 staged_timed;
+	__u64 stage_ns[DBT_NET_STAGE_POS];
+	/* the same of the staged requests whose total was above the slot's
+	 * tail threshold (map net_tail_ns): the slow tail */
+	__u64 tail;
+	__u64 tail_timed;
+	__u64 tail_ns[DBT_NET_STAGE_POS];
 };
 
 /* Per port slot, shared by all CPUs (map net_port_hist, an array indexed
@@ -100,6 +153,10 @@ struct dbt_net_port {
 struct dbt_net_port_hist {
 	struct dbt_hist_sampled resp;  /* response time */
 	struct dbt_hist_sampled rxq;   /* rx socket-queue wait */
+	/* the staged requests: their total (server: time on host; client:
+	 * send to readable) and each stage, by position */
+	struct dbt_hist_sampled staged;
+	struct dbt_hist_sampled stage[DBT_NET_STAGE_POS];
 };
 
 /*
@@ -133,6 +190,11 @@ struct dbt_net_sock {
 	__u64 next_req_ns;             /* server: the next request, readable while answering */
 	__u64 rxq_ns;                  /* oldest unread data readable since; 0: none */
 	__u64 last_ready_ns;           /* latest data-ready */
+	/* stages (server role): when TCP took the outstanding request's
+	 * first segment (0: not known), the next one's, and when the
+	 * application's read returned the request */
+	__u64 req_in_ns, next_req_in_ns;
+	__u64 read_ns;
 	/* kprobe path only (bpf/net.bpf.c, "events the kernel skipped"):
 	 * the socket's rcv_nxt and write_seq as far as the events seen
 	 * account for them (write_seq: through the last send seen) */
@@ -147,6 +209,9 @@ struct dbt_net_stats {
 	__u64 port_failed;             /* no port slot free: samples lost */
 	__u64 dev_failed;              /* device map full: samples lost */
 	__u64 skb_failed;              /* skb timestamp could not be stored */
+	__u64 unstaged;                /* timed requests whose stages could not all be
+					* timed (a first segment that left off the sending
+					* call's CPU, a full map) */
 	__u64 skipped;                 /* requests whose start or end the kernel ran no
 					* program for, counted from the socket's sequence
 					* numbers (kprobe path): counted, not timed */

@@ -53,6 +53,7 @@ json_object *capture_net_object(const struct net_interval *iv, const struct loss
 	json_object_object_add(o, "ports_omitted", json_object_new_int(iv->n_ports - np));
 	json_object_object_add(o, "lost_samples", capture_u64(iv->lost));
 	json_object_object_add(o, "skipped_requests", capture_u64(iv->skipped));
+	json_object_object_add(o, "unstaged_requests", capture_u64(iv->unstaged));
 	if (li)
 		capture_loss_net(o, li);
 	return o;
@@ -119,6 +120,7 @@ int capture_net_read(json_object *o, double seconds, struct net_interval *ni, bo
 	ni->dt_s = seconds;
 	ni->lost = capture_jcount(o, "lost_samples");
 	ni->skipped = capture_jcount(o, "skipped_requests");   /* 0 before it was written */
+	ni->unstaged = capture_jcount(o, "unstaged_requests");
 	*devs_omitted = (int)capture_jint(o, "devices_omitted", 0);
 	*ports_omitted = (int)capture_jint(o, "ports_omitted", 0);
 	ni->devs = calloc(nd ? nd : 1, sizeof(*ni->devs));

@@ -132,6 +132,7 @@ int net_collector_open(struct net_collector *c, struct probe_report *rep, struct
 	c->port_free_fd = bpf_map__fd(s->maps.net_port_free);
 	c->port_hist_fd = bpf_map__fd(s->maps.net_port_hist);
 	c->dev_hist_fd = bpf_map__fd(s->maps.net_dev_hist);
+	c->tail_fd = bpf_map__fd(s->maps.net_tail_ns);
 	net_port_slots_init(&c->slots);
 	return 0;
 }
@@ -185,6 +186,28 @@ static int take_devs(void *ctx, uint32_t n)
 	return 0;
 }
 
+/* The slot's slow-tail threshold for the next interval: the p90 of its
+ * staged totals since the last read (model/net_model.h). A slot that
+ * changed hands starts over. */
+static void tail_update(struct net_collector *c, uint32_t slot, uint32_t gen, const __u64 *staged_hist)
+{
+	__u64 *prev = c->tail_prev[slot];
+	uint64_t ns;
+
+	if (!prev) {
+		prev = calloc(DBT_HIST_BUCKETS, sizeof(*prev));
+		if (!prev)
+			return;
+		c->tail_prev[slot] = prev;
+		c->tail_gen[slot] = gen;
+	}
+	ns = net_tail_threshold_ns(c->tail_gen[slot] == gen ? prev : NULL, staged_hist);
+	if (ns && bpf_map_update_elem(c->tail_fd, &slot, &ns, BPF_ANY))
+		log_debug("net: cannot set slot %u's tail threshold: %s", slot, strerror(errno));
+	memcpy(prev, staged_hist, DBT_HIST_BUCKETS * sizeof(*prev));
+	c->tail_gen[slot] = gen;
+}
+
 /* A chunk of the port -> slot index: each port's counters are the
  * per-CPU values of its slot in net_ports. */
 static int take_ports(void *ctx, uint32_t n)
@@ -210,6 +233,14 @@ static int take_ports(void *ctx, uint32_t n)
 
 			p->requests += v->requests;
 			p->reads += v->reads;
+			p->staged += v->staged;
+			p->staged_timed += v->staged_timed;
+			p->tail += v->tail;
+			p->tail_timed += v->tail_timed;
+			for (int pos = 0; pos < DBT_NET_STAGE_POS; pos++) {
+				p->stage_ns[pos] += v->stage_ns[pos];
+				p->tail_ns[pos] += v->tail_ns[pos];
+			}
 		}
 		err = bpf_map_lookup_elem(t->c->port_hist_fd, &slots[i], t->c->port_hist);
 		if (err)
@@ -218,8 +249,13 @@ static int take_ports(void *ctx, uint32_t n)
 		p->rxq_timed = t->c->port_hist->rxq.timed;
 		memcpy(p->resp_hist, t->c->port_hist->resp.buckets, sizeof(p->resp_hist));
 		memcpy(p->rxq_hist, t->c->port_hist->rxq.buckets, sizeof(p->rxq_hist));
+		memcpy(p->staged_hist, t->c->port_hist->staged.buckets, sizeof(p->staged_hist));
+		for (int pos = 0; pos < DBT_NET_STAGE_POS; pos++)
+			memcpy(p->stage_hist[pos], t->c->port_hist->stage[pos].buckets, sizeof(p->stage_hist[pos]));
 		p->gen = net_port_slots_observe(&t->c->slots, slots[i], p->port, p->role,
 						p->requests + p->reads, t->snap->mono_ns);
+		if (slots[i] < DBT_NET_MAX_PORTS)
+			tail_update(t->c, slots[i], p->gen, p->staged_hist);
 	}
 	return 0;
 }
@@ -248,6 +284,11 @@ static void give_back(struct net_collector *c, uint32_t slot)
 	if (!err) {
 		memset(c->port_hist, 0, sizeof(*c->port_hist));
 		err = bpf_map_update_elem(c->port_hist_fd, &slot, c->port_hist, BPF_ANY);
+	}
+	if (!err) {
+		__u64 none = 0;
+
+		err = bpf_map_update_elem(c->tail_fd, &slot, &none, BPF_ANY);
 	}
 	if (!err)
 		err = bpf_map_update_elem(c->port_free_fd, NULL, &slot, BPF_ANY);
@@ -471,6 +512,7 @@ int net_collector_read(struct net_collector *c, struct net_snapshot *snap)
 		snap->stats.dev_failed += c->stats[cpu].dev_failed;
 		snap->stats.skb_failed += c->stats[cpu].skb_failed;
 		snap->stats.skipped += c->stats[cpu].skipped;
+		snap->stats.unstaged += c->stats[cpu].unstaged;
 	}
 	c->failed = snap->stats.sock_failed + snap->stats.port_failed + snap->stats.dev_failed +
 		    snap->stats.skb_failed;
@@ -490,6 +532,8 @@ void net_collector_close(struct net_collector *c)
 	free(c->stats);
 	free(c->port_vals);
 	free(c->port_hist);
+	for (int i = 0; i < DBT_NET_MAX_PORTS; i++)
+		free(c->tail_prev[i]);
 	free(c->dev_hist);
 	free(c->links);
 	free(c->ns);

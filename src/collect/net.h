@@ -42,6 +42,11 @@ struct net_collector {
 	size_t cap_ns;
 	uint64_t failed;               /* map-full losses at the last read */
 	struct net_port_slots slots;   /* which port holds which slot, to give quiet ones back */
+	int tail_fd;                   /* net_tail_ns: each slot's slow-tail threshold */
+	/* each slot's staged totals at the last read (NULL: none yet) and
+	 * the incarnation they were of, for the next threshold */
+	__u64 *tail_prev[DBT_NET_MAX_PORTS];
+	uint32_t tail_gen[DBT_NET_MAX_PORTS];
 	uint64_t slots_reclaimed;
 };
 

@@ -145,6 +145,151 @@ static bool measured(const void *row, int key, const void *ctx)
 	return !ctx || !*(const bool *)ctx;
 }
 
+/* --- where a request's time goes (dbtrace/net.h, "stages") ------------- */
+
+static const char *stage_name(int st)
+{
+	return net_stage_name(st);
+}
+
+static const struct fig_keys stages = { DBT_NET_STAGES, stage_name, "<stage>", false };
+
+static bool has_stage(const void *row, int key, const void *ctx)
+{
+	(void)ctx;
+	return net_role_has_stage(((const struct net_port_stats *)row)->role, key);
+}
+
+static bool has_staged(const void *row, int key, const void *ctx)
+{
+	(void)key;
+	(void)ctx;
+	return ((const struct net_port_stats *)row)->staged > 0;
+}
+
+static bool staged_sampled(const void *row)
+{
+	const struct net_port_stats *p = row;
+
+	return p->staged_timed < p->staged;
+}
+
+static const struct fig_key_view stage_views[DBT_NET_STAGES] = {
+	[DBT_NET_STAGE_RX] = { .report = { "rx µs", 200 } },
+	[DBT_NET_STAGE_SOCKET_WAIT] = { .report = { "socket wait µs", 210 } },
+	[DBT_NET_STAGE_SERVER] = { .report = { "server µs", 220 } },
+	[DBT_NET_STAGE_TX] = { .report = { "tx µs", 230 } },
+	[DBT_NET_STAGE_OUTSIDE] = { .report = { "outside µs", 240 } },
+};
+
+static bool has_tail(const void *row, int key, const void *ctx)
+{
+	(void)key;
+	(void)ctx;
+	return ((const struct net_port_stats *)row)->tail > 0 && !isnan(((const struct net_port_stats *)row)->tail_extra_us);
+}
+
+enum { TEXT_TAIL_STAGE = 1 };
+
+static const char *port_text(const struct figure *f, const void *row, const void *ctx, char *buf, size_t len)
+{
+	const struct net_port_stats *p = row;
+
+	(void)ctx;
+	(void)buf;
+	(void)len;
+	return f->which == TEXT_TAIL_STAGE && p->tail_stage >= 0 ? net_stage_name(p->tail_stage) : NULL;
+}
+
+static void port_parse(const struct figure *f, void *row, const char *text, void *ctx)
+{
+	struct net_port_stats *p = row;
+
+	(void)ctx;
+	if (f->which != TEXT_TAIL_STAGE)
+		return;
+	p->tail_stage = -1;
+	for (int st = 0; text && st < DBT_NET_STAGES; st++)
+		if (!strcmp(text, net_stage_name(st)))
+			p->tail_stage = st;
+}
+
+static const struct figure tail_figs[] = {
+	{ .name = "requests", .type = FIG_COUNT, .offset = PORT(tail),
+	  .doc = "staged requests whose total was above the threshold (weighted as drawn)" },
+	{ .name = "timed", .type = FIG_COUNT, .offset = PORT(tail_timed), .doc = "of those, really timed" },
+	{ .name = "share_pct", .unit = "%", .type = FIG_NUM, .offset = PORT(tail_pct),
+	  .doc = "their % of the staged requests: about 10, more when many totals fall in the p90's bucket" },
+	{ .name = "total_mean_us", .unit = "µs", .type = FIG_NUM, .offset = PORT(tail_total_mean_us),
+	  .doc = "their mean total" },
+	{ .name = "rest_mean_us", .unit = "µs", .type = FIG_NUM, .offset = PORT(rest_total_mean_us),
+	  .doc = "the other staged requests' mean total" },
+	{ .name = "extra_us", .unit = "µs", .type = FIG_NUM, .offset = PORT(tail_extra_us),
+	  .doc = "how much longer the slow tail took: `total_mean_us` - `rest_mean_us`",
+	  .diff = { FIG_LOWER, 5, 0.10, 0, "tail_extra_us" } },
+	{ .name = "mean_us", .unit = "µs", .type = FIG_NUM, .offset = PORT(tail_mean_us), .keys = &stages,
+	  .known = has_stage, .doc = "the slow tail's mean of each stage" },
+	{ .name = "extra_by_stage_us", .unit = "µs", .type = FIG_NUM, .offset = PORT(tail_extra_by_stage_us),
+	  .keys = &stages, .known = has_stage,
+	  .doc = "per stage, the tail's mean less the rest's: where `extra_us` went (they add up to it)" },
+	{ .name = "stage", .type = FIG_TEXT, .which = TEXT_TAIL_STAGE,
+	  .doc = "the stage that holds most of `extra_us`" },
+	{ .name = "stage_share_pct", .unit = "%", .type = FIG_NUM, .offset = PORT(tail_stage_pct),
+	  .doc = "its % of `extra_us`" },
+};
+static const struct fig_table tail_table = { NULL, tail_figs, (int)(sizeof(tail_figs) / sizeof(tail_figs[0])), port_text,
+					     port_parse };
+
+static const struct figure stage_figs[] = {
+	{ .name = "requests", .type = FIG_COUNT, .offset = PORT(staged),
+	  .doc = "requests whose every stage was timed, weighted as their start was drawn (under load one "
+		 "request in sixteen is timed and counts sixteen), so that it estimates all such requests" },
+	{ .name = "timed", .type = FIG_COUNT, .offset = PORT(staged_timed),
+	  .doc = "of those, how many were really timed" },
+	{ .name = "total_mean_us", .unit = "µs", .type = FIG_NUM, .offset = PORT(total_mean_us),
+	  .sampled = staged_sampled,
+	  .doc = "the mean total of those requests: `server`, time on this host, from the request's first "
+		 "segment reaching TCP to the reply's first segment leaving the device; `client`, "
+		 "from the request's send to the reply readable. The sum of the stages' `mean_us`: each request's "
+		 "stages add up to its total",
+	  .diff = { FIG_LOWER, 5, 0.10, 0, "stages_total_mean_us" }, .report = { "stages total µs", 190 } },
+	{ .name = "total_p50_us", .unit = "µs", .type = FIG_NUM, .offset = PORT(total_p50_us),
+	  .sampled = staged_sampled, .doc = "median total" },
+	{ .name = "total_p99_us", .unit = "µs", .type = FIG_NUM, .offset = PORT(total_p99_us),
+	  .sampled = staged_sampled, .doc = "p99 total" },
+	{ .name = "mean_us", .unit = "µs", .type = FIG_NUM, .offset = PORT(stage_mean_us), .keys = &stages,
+	  .known = has_stage, .sampled = staged_sampled,
+	  .doc = "each stage's mean (`mean_us.<stage>`), in time order. `server`: `rx` (the request's first "
+		 "segment reaching TCP, by the clock TCP reads as it starts on a segment, to readable on the socket: "
+		 "TCP's receive processing; the receive path below TCP, the driver and IP, is not in it), "
+		 "`socket_wait` (readable to the application's read returning it), `server` (that read to the "
+		 "reply's first send), `tx` (that send to the reply's first segment leaving: handed to a device "
+		 "without a queue, or taken by the driver from the qdisc). `client`: `tx` (the request's send to "
+		 "its first segment leaving), `outside` (leaving to the reply's first segment reaching TCP "
+		 "here: the network and the peer, and this host's receive path below TCP), `rx` (to readable). A stage the role has not is `null`",
+	  .diff = { FIG_LOWER, 5, 0.10, 0, "stage_%s_mean_us" }, .key_views = stage_views },
+	{ .name = "share_pct", .unit = "%", .type = FIG_NUM, .offset = PORT(stage_pct), .keys = &stages,
+	  .known = has_stage, .doc = "each stage's mean as % of `total_mean_us`" },
+	{ .name = "p50_us", .unit = "µs", .type = FIG_NUM, .offset = PORT(stage_p50_us), .keys = &stages,
+	  .known = has_stage, .sampled = staged_sampled, .doc = "each stage's median" },
+	{ .name = "p99_us", .unit = "µs", .type = FIG_NUM, .offset = PORT(stage_p99_us), .keys = &stages,
+	  .known = has_stage, .sampled = staged_sampled, .doc = "each stage's p99" },
+	{ .name = "total_hist", .type = FIG_HIST, .offset = PORT(total_hist), .timed_offset = PORT(staged_timed),
+	  .sample_weight = DBT_BUSY_KEEP, .doc = "the totals as a fine histogram" },
+	{ .name = "hist", .type = FIG_HIST, .offset = PORT(stage_hist), .keys = &stages,
+	  .timed_offset = PORT(stage_timed), .sample_weight = DBT_BUSY_KEEP, .known = has_stage,
+	  .doc = "each stage's fine histogram" },
+	{ .name = "tail", .type = FIG_OBJECT, .sub = &tail_table, .known = has_tail,
+	  .doc = "the slow tail explained: the staged requests whose total was above the port's p90 of the "
+		 "interval before (the kernel compares each request with it; in the whole-capture summary each "
+		 "interval's own threshold), against the rest: `requests`, `timed`, `share_pct`, "
+		 "`total_mean_us`, `rest_mean_us`, `extra_us`, `mean_us.<stage>`, `extra_by_stage_us.<stage>`, "
+		 "`stage` and `stage_share_pct` (\"the slow 10% spend 5.1 ms more than the rest, 96% of it in "
+		 "tx\"); `null` in a port's first interval (no threshold yet), without a request above it, or "
+		 "when every staged request was" },
+};
+static const struct fig_table stage_table = FIG_TABLE(NULL, stage_figs);
+
 static const struct figure port_figs[] = {
 	{ .name = "requests", .type = FIG_COUNT, .offset = PORT(requests), .known = measured,
 	  .doc = "requests answered (`server`) or replies received (`client`), every one counted",
@@ -178,9 +323,19 @@ static const struct figure port_figs[] = {
 	  .doc = "the histogram behind the response-time percentiles, a fine histogram like `txq_hist`" },
 	{ .name = "rxq_hist", .type = FIG_HIST, .offset = PORT(rxq_hist), .timed_offset = PORT(rxq_timed),
 	  .sample_weight = DBT_BUSY_KEEP, .doc = "the histogram behind the rx-queue percentiles" },
+	{ .name = "stages", .type = FIG_OBJECT, .sub = &stage_table, .known = has_staged,
+	  .doc = "where the requests' time goes, stage by stage, from the requests whose every stage was timed "
+		 "(their stamps are taken together, request by request): `requests`, `timed`, `total_mean_us`, "
+		 "`total_p50_us`, `total_p99_us`, and per stage `mean_us`, `share_pct`, `p50_us`, `p99_us`, "
+		 "`hist`, with `total_hist`. A request is left out when its first segment left off the CPU of the "
+		 "call that sent it (a send TCP held back and sent later, from a timer or another CPU): the net "
+		 "section's `unstaged_requests` counts them. A segment the socket's owner held in its backlog "
+		 "counts from when TCP took it from there. `null` when no "
+		 "request was staged (added; absent in older captures)" },
 	/* the views' own */
 	{ .name = "reads_per_s", .unit = "/s", .type = FIG_NUM, .view_only = true, .offset = PORT(reads_per_s),
 	  .doc = "`reads` per second", .top = { 0, "READS/s", 9, 0, 60 } },
 };
 
-const struct fig_table fig_ports = FIG_TABLE("ports", port_figs);
+const struct fig_table fig_ports = { "ports", port_figs, (int)(sizeof(port_figs) / sizeof(port_figs[0])), port_text,
+				     port_parse };

@@ -1,4 +1,5 @@
 #include "findings/bimodal_response.h"
+#include "findings/tail_stage.h"
 #include "model/hist.h"
 
 #include <math.h>
@@ -135,7 +136,7 @@ static void describe(struct finding *f, const struct net_interval *iv,
 		     const struct net_port_stats *p, const struct bimodal_result *r)
 {
 	const struct net_port_stats *o = other_role(iv, p);
-	char lo[16], hi[16], other[200] = "";
+	char lo[16], hi[16], other[200] = "", stage[300];
 	size_t at;
 
 	snprintf(f->id, sizeof(f->id), "bimodal_response");
@@ -180,6 +181,10 @@ static void describe(struct finding *f, const struct net_interval *iv,
 		snprintf(f->hint + at, sizeof(f->hint) - at,
 			 " The slow group sits near TCP's minimum retransmission timeout (200 ms): "
 			 "look for retransmits (`nstat -az TcpRetransSegs`) and drops.");
+	/* where the slow group's time went, first: measured, where the rest
+	 * guesses */
+	tail_stage_describe(f, p, stage, sizeof(stage));
+	tail_stage_prepend(f, stage);
 }
 
 int bimodal_response_check(const struct net_interval *iv, const struct bimodal_config *cfg,

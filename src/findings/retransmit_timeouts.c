@@ -1,4 +1,5 @@
 #include "findings/retransmit_timeouts.h"
+#include "findings/tail_stage.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -28,7 +29,7 @@ static void describe(struct finding *f, const struct net_interval *iv, const str
 {
 	const char *what = p->role == DBT_NET_CLIENT ? "requests" : "replies";
 	bool coincide = have_slow && isfinite(l->stall_rto_ms) && slow->high_p50_us >= l->stall_rto_ms * 500;
-	char rto[48] = "";
+	char rto[48] = "", stage[300];
 
 	snprintf(f->id, sizeof(f->id), "retransmit_timeouts");
 	snprintf(f->class_name, sizeof(f->class_name), "%u/%s", p->port, net_role_name(p->role));
@@ -66,6 +67,8 @@ static void describe(struct finding *f, const struct net_interval *iv, const str
 		 "`rto_min` on the route shortens the wait, not the loss.",
 		 p->role == DBT_NET_CLIENT ? "request" : "reply",
 		 coincide ? " The slow group of this port's response times sits at that timeout." : "");
+	tail_stage_describe(f, p, stage, sizeof(stage));
+	tail_stage_prepend(f, stage);
 }
 
 int retransmit_timeouts_check(const struct net_interval *iv, const struct rto_config *cfg,

@@ -390,6 +390,10 @@ static void add_ports(struct prom_totals *t, const struct net_interval *ni)
 		slot_touch(&e->m, act);
 		hist_add(&e->v.resp, ps->resp_hist, true);
 		hist_add(&e->v.rxq, ps->rxq_hist, true);
+		e->v.staged += ps->staged;
+		for (int st = 0; st < DBT_NET_STAGES; st++)
+			if (ps->staged && !isnan(ps->stage_mean_us[st]))
+				e->v.stage_s[st] += ps->stage_mean_us[st] * (double)ps->staged / 1e6;
 		if (ni->port_loss)
 			add_port_loss(&e->v.loss, &ni->port_loss[p]);
 	}

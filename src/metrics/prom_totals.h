@@ -68,6 +68,9 @@ struct prom_port_total {
 	uint16_t port;
 	uint8_t role;                  /* DBT_NET_SERVER, DBT_NET_CLIENT */
 	struct prom_hist resp, rxq;
+	/* the staged requests (model/net_model.h) and each stage's time */
+	uint64_t staged;
+	double stage_s[DBT_NET_STAGES];
 	struct prom_port_loss loss;
 };
 

@@ -210,6 +210,137 @@ bool net_filter_keeps(const struct net_filter *f, uint16_t port)
 	return port_wanted(f, port);
 }
 
+const char *net_stage_name(int stage)
+{
+	static const char *const names[DBT_NET_STAGES] = {
+		[DBT_NET_STAGE_RX] = "rx",
+		[DBT_NET_STAGE_SOCKET_WAIT] = "socket_wait",
+		[DBT_NET_STAGE_SERVER] = "server",
+		[DBT_NET_STAGE_TX] = "tx",
+		[DBT_NET_STAGE_OUTSIDE] = "outside",
+	};
+
+	return stage >= 0 && stage < DBT_NET_STAGES ? names[stage] : "?";
+}
+
+bool net_role_has_stage(int role, int stage)
+{
+	for (int pos = 0; pos < DBT_NET_STAGE_POS; pos++)
+		if (dbt_net_stage_of(role, pos) == stage)
+			return true;
+	return false;
+}
+
+uint64_t net_tail_threshold_ns(const __u64 *prev, const __u64 *cur)
+{
+	uint64_t n = 0, want, seen = 0;
+
+	for (int b = 0; b < DBT_HIST_BUCKETS; b++)
+		n += counter_delta(prev ? prev[b] : 0, cur[b]);
+	if (n < NET_TAIL_MIN)
+		return 0;
+	want = (n * 9 + 9) / 10;               /* the p90's rank, rounded up */
+	for (int b = 0; b < DBT_HIST_BUCKETS; b++) {
+		seen += counter_delta(prev ? prev[b] : 0, cur[b]);
+		if (seen >= want)
+			return dbt_hist_high((__u32)b);
+	}
+	return 0;
+}
+
+/* The slow tail against the rest (r's stages computed). */
+static void tail_compute(struct net_port_stats *r, const uint64_t *tail_ns_by_pos)
+{
+	uint64_t rest = r->staged > r->tail ? r->staged - r->tail : 0;
+	double best = 0;
+
+	r->tail_pct = r->staged ? 100.0 * (double)r->tail / (double)r->staged : NAN;
+	r->tail_total_mean_us = r->rest_total_mean_us = r->tail_extra_us = r->tail_stage_pct = NAN;
+	r->tail_stage = -1;
+	for (int st = 0; st < DBT_NET_STAGES; st++)
+		r->tail_mean_us[st] = r->tail_extra_by_stage_us[st] = NAN;
+	if (!r->tail || !rest || !tail_ns_by_pos)
+		return;
+	r->tail_total_mean_us = r->rest_total_mean_us = 0;
+	for (int pos = 0; pos < DBT_NET_STAGE_POS; pos++) {
+		int st = dbt_net_stage_of(r->role, pos);
+		double all, rest_mean;
+
+		if (st < 0 || isnan(r->stage_mean_us[st]))
+			continue;
+		r->tail_mean_us[st] = (double)tail_ns_by_pos[pos] / (double)r->tail / 1e3;
+		/* the rest's sum: all the staged requests' less the tail's */
+		all = r->stage_mean_us[st] * (double)r->staged;
+		rest_mean = (all - r->tail_mean_us[st] * (double)r->tail) / (double)rest;
+		r->tail_extra_by_stage_us[st] = r->tail_mean_us[st] - rest_mean;
+		r->tail_total_mean_us += r->tail_mean_us[st];
+		r->rest_total_mean_us += rest_mean;
+		if (r->tail_stage < 0 || r->tail_extra_by_stage_us[st] > best) {
+			best = r->tail_extra_by_stage_us[st];
+			r->tail_stage = st;
+		}
+	}
+	r->tail_extra_us = r->tail_total_mean_us - r->rest_total_mean_us;
+	r->tail_stage_pct = r->tail_extra_us > 0 ? 100 * best / r->tail_extra_us : NAN;
+}
+
+/* A row's stages from the window's weighted sums by position, its
+ * histograms already in place. */
+static void stages_compute(struct net_port_stats *r, const uint64_t *stage_ns_by_pos,
+			   const uint64_t *tail_ns_by_pos)
+{
+	double total = 0;
+
+	r->total_mean_us = r->total_p50_us = r->total_p99_us = NAN;
+	for (int st = 0; st < DBT_NET_STAGES; st++)
+		r->stage_mean_us[st] = r->stage_p50_us[st] = r->stage_p99_us[st] = r->stage_pct[st] = NAN;
+	if (!r->staged) {
+		tail_compute(r, NULL);
+		return;
+	}
+	for (int pos = 0; pos < DBT_NET_STAGE_POS; pos++) {
+		int st = dbt_net_stage_of(r->role, pos);
+
+		if (st < 0)
+			continue;
+		r->stage_mean_us[st] = (double)stage_ns_by_pos[pos] / (double)r->staged / 1e3;
+		total += r->stage_mean_us[st];
+		r->stage_timed[st] = r->staged_timed;
+		r->stage_p50_us[st] = hist_percentile_us(r->stage_hist[st], DBT_HIST_BUCKETS, 0.50);
+		r->stage_p99_us[st] = hist_percentile_us(r->stage_hist[st], DBT_HIST_BUCKETS, 0.99);
+	}
+	r->total_mean_us = total;
+	r->total_p50_us = hist_percentile_us(r->total_hist, DBT_HIST_BUCKETS, 0.50);
+	r->total_p99_us = hist_percentile_us(r->total_hist, DBT_HIST_BUCKETS, 0.99);
+	for (int st = 0; st < DBT_NET_STAGES; st++)
+		if (!isnan(r->stage_mean_us[st]))
+			r->stage_pct[st] = total > 0 ? 100 * r->stage_mean_us[st] / total : 0;
+	tail_compute(r, tail_ns_by_pos);
+}
+
+/* The window's staged requests (p NULL: since the slot's start). */
+static void port_stages(const struct net_port_sample *p, const struct net_port_sample *c, struct net_port_stats *r)
+{
+	static const __u64 zero[DBT_HIST_BUCKETS];
+	uint64_t ns[DBT_NET_STAGE_POS], tail_ns[DBT_NET_STAGE_POS];
+
+	r->staged = counter_delta(p ? p->staged : 0, c->staged);
+	r->staged_timed = counter_delta(p ? p->staged_timed : 0, c->staged_timed);
+	r->tail = counter_delta(p ? p->tail : 0, c->tail);
+	r->tail_timed = counter_delta(p ? p->tail_timed : 0, c->tail_timed);
+	hist_delta(p ? p->staged_hist : zero, c->staged_hist, r->total_hist, DBT_HIST_BUCKETS);
+	for (int pos = 0; pos < DBT_NET_STAGE_POS; pos++) {
+		int st = dbt_net_stage_of(c->role, pos);
+
+		ns[pos] = counter_delta(p ? p->stage_ns[pos] : 0, c->stage_ns[pos]);
+		tail_ns[pos] = counter_delta(p ? p->tail_ns[pos] : 0, c->tail_ns[pos]);
+		if (st >= 0)
+			hist_delta(p ? p->stage_hist[pos] : zero, c->stage_hist[pos], r->stage_hist[st],
+				   DBT_HIST_BUCKETS);
+	}
+	stages_compute(r, ns, tail_ns);
+}
+
 static uint64_t stats_lost(const struct dbt_net_stats *s)
 {
 	return s->sock_failed + s->port_failed + s->dev_failed + s->skb_failed;
@@ -225,6 +356,7 @@ int net_interval_compute(const struct net_snapshot *prev, const struct net_snaps
 	out->dt_s = dt;
 	out->lost = counter_delta(stats_lost(&prev->stats), stats_lost(&cur->stats));
 	out->skipped = counter_delta(prev->stats.skipped, cur->stats.skipped);
+	out->unstaged = counter_delta(prev->stats.unstaged, cur->stats.unstaged);
 	out->devs = calloc(cur->n_dev ? (size_t)cur->n_dev : 1, sizeof(*out->devs));
 	out->ports = calloc(cur->n_port ? (size_t)cur->n_port : 1, sizeof(*out->ports));
 	if (!out->devs || !out->ports) {
@@ -274,6 +406,7 @@ int net_interval_compute(const struct net_snapshot *prev, const struct net_snaps
 		r->resp_p99_us = hist_percentile_us(r->resp_hist, DBT_HIST_BUCKETS, 0.99);
 		r->rxq_p50_us = hist_percentile_us(r->rxq_hist, DBT_HIST_BUCKETS, 0.50);
 		r->rxq_p99_us = hist_percentile_us(r->rxq_hist, DBT_HIST_BUCKETS, 0.99);
+		port_stages(p, c, r);
 		out->n_ports++;
 	}
 	/* an empty list may have no array, which qsort must not be given */

@@ -45,6 +45,13 @@ struct net_port_sample {
 	uint64_t resp_timed, rxq_timed;    /* really timed (struct dbt_hist_sampled) */
 	__u64 resp_hist[DBT_HIST_BUCKETS];  /* weighted, ns */
 	__u64 rxq_hist[DBT_HIST_BUCKETS];
+	/* stages (struct dbt_net_port), by position (dbt_net_stage_of) */
+	uint64_t staged, staged_timed;
+	uint64_t stage_ns[DBT_NET_STAGE_POS];
+	uint64_t tail, tail_timed;
+	uint64_t tail_ns[DBT_NET_STAGE_POS];
+	__u64 staged_hist[DBT_HIST_BUCKETS];
+	__u64 stage_hist[DBT_NET_STAGE_POS][DBT_HIST_BUCKETS];
 };
 
 struct net_snapshot {
@@ -90,6 +97,30 @@ struct net_port_stats {
 	uint64_t resp_timed, rxq_timed;
 	__u64 resp_hist[DBT_HIST_BUCKETS];
 	__u64 rxq_hist[DBT_HIST_BUCKETS];
+	/* where a request's time goes (dbtrace/net.h, "stages"): the
+	 * requests whose every stage was timed (weighted, and really
+	 * timed), their total and each stage by enum dbt_net_stage (NAN
+	 * and empty where the role has no such stage). The stages' means
+	 * add up to total_mean_us: each request's stages add up to its
+	 * total. */
+	uint64_t staged, staged_timed;
+	double total_mean_us, total_p50_us, total_p99_us;
+	double stage_mean_us[DBT_NET_STAGES], stage_p50_us[DBT_NET_STAGES], stage_p99_us[DBT_NET_STAGES];
+	double stage_pct[DBT_NET_STAGES];  /* % of total_mean_us */
+	__u64 total_hist[DBT_HIST_BUCKETS];
+	__u64 stage_hist[DBT_NET_STAGES][DBT_HIST_BUCKETS];
+	uint64_t stage_timed[DBT_NET_STAGES];  /* staged_timed, for each stage the role has */
+	/* the slow tail: the staged requests above the port's p90 of the
+	 * interval before (weighted, really timed, % of staged), their mean
+	 * total and stages, the rest's mean total, how much longer the tail
+	 * took (extra_us) and in which stage (extra_by_stage_us), and the
+	 * stage that holds most of it (tail_stage, -1: none; its %) */
+	uint64_t tail, tail_timed;
+	double tail_pct;
+	double tail_total_mean_us, rest_total_mean_us, tail_extra_us;
+	double tail_mean_us[DBT_NET_STAGES], tail_extra_by_stage_us[DBT_NET_STAGES];
+	int tail_stage;
+	double tail_stage_pct;
 };
 
 struct net_port_loss;
@@ -104,6 +135,7 @@ struct net_interval {
 	uint64_t lost;                 /* samples lost to full maps in the window */
 	uint64_t skipped;              /* requests counted whose probes the kernel skipped
 					* (kprobe path, bpf/net.bpf.c): not timed */
+	uint64_t unstaged;             /* timed requests whose stages were not all timed */
 	/* the loss family's numbers beside the rows (model/net_loss.h);
 	 * NULL when that family is off */
 	struct net_port_loss *port_loss;   /* n_ports, index-aligned with ports */
@@ -118,6 +150,16 @@ struct net_filter {
 };
 
 const char *net_role_name(int role);   /* "server", "client" */
+const char *net_stage_name(int stage); /* "rx", "socket_wait", "server", "tx", "outside" */
+/* Whether a role's requests have the stage (enum dbt_net_stage). */
+bool net_role_has_stage(int role, int stage);
+/* The slow tail's threshold for a port slot's next interval, ns: the
+ * upper edge of the bucket that holds the p90 of the staged totals in
+ * the window from prev to cur (cumulative histograms); 0 with fewer than
+ * NET_TAIL_MIN requests in it (the kernel then keeps the one it had). */
+#define NET_TAIL_MIN 20
+uint64_t net_tail_threshold_ns(const __u64 *prev, const __u64 *cur);
+
 
 /* Whether --port keeps port (f NULL or empty: all). */
 bool net_filter_keeps(const struct net_filter *f, uint16_t port);

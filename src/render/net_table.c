@@ -47,7 +47,7 @@ const char *net_table_key_help(void)
 	char ports[256];
 	struct fig_tcol d[FIG_COLS_MAX], p[FIG_COLS_MAX];
 
-	fig_cols_help(p, port_cols(p), "ports", "v next view  q quit   ~ sampled: 1 in 16 timed", ports,
+	fig_cols_help(p, port_cols(p), "ports", "g stages  v next view  q quit   ~ sampled: 1 in 16 timed", ports,
 		      sizeof(ports));
 	return fig_cols_help(d, dev_cols(d), "sort devices", ports, help, sizeof(help));
 }

@@ -165,7 +165,7 @@ static void port_labels(struct lset *l, const struct prom_port_total *p, bool ot
 	}
 }
 
-enum { PORT_RESPONSE = 1, PORT_RXQ };
+enum { PORT_RESPONSE = 1, PORT_RXQ, PORT_STAGED, PORT_STAGE_TIME };
 
 static void port_hist(const struct prom_family *fam, const struct prom_out *o)
 {
@@ -214,6 +214,33 @@ static void port_retransmits(const struct prom_family *fam, const struct prom_ou
 			port_labels(&l, p, i == n);
 			lset_add(&l, "kind", loss_kind_name(k));
 			prom_sample_u64(o->f, fam->name, &l, p->loss.segs[k]);
+		}
+	}
+}
+
+/* Where the requests' time goes (net family, "stages"): each stage a
+ * role has, summed over its staged requests, and how many those were. */
+static void port_stages(const struct prom_family *fam, const struct prom_out *o)
+{
+	int n = prom_totals_limit(o->t);
+	struct lset l;
+
+	for (int i = 0; i <= n; i++) {
+		const struct prom_port_total *p = prom_totals_port(o->t, i);
+
+		if (!p || !p->staged)
+			continue;
+		if (fam->which == PORT_STAGED) {
+			port_labels(&l, p, i == n);
+			prom_sample_u64(o->f, fam->name, &l, p->staged);
+			continue;
+		}
+		for (int st = 0; st < DBT_NET_STAGES; st++) {
+			if (!net_role_has_stage(p->role, st))
+				continue;
+			port_labels(&l, p, i == n);
+			lset_add(&l, "stage", net_stage_name(st));
+			prom_sample(o->f, fam->name, &l, p->stage_s[st]);
 		}
 	}
 }
@@ -520,6 +547,22 @@ const struct prom_family prom_families[] = {
 		 "under load like the response time (one packet in sixteen timed, counting sixteen), so "
 		 "`_count` estimates all packets; `_sum` estimated",
 	  .samples = device_txq },
+	{ .name = "dbtrace_port_stage_seconds_total", .type = "counter",
+	  .help = "Time the staged requests of a service port and role spent in each stage (server: rx, "
+		  "socket_wait, server, tx; client: tx, outside, rx). Sampled under load: one request in 16 "
+		  "timed, counting 16.",
+	  .labels = "`port`, `role`, `stage`",
+	  .doc = "the time the staged requests spent in each stage (capture-schema.md, `stages`): "
+		 "`server` `rx`, `socket_wait`, `server`, `tx`; `client` `tx`, `outside`, `rx`; divided by "
+		 "`dbtrace_port_staged_requests_total`'s rate, each stage's mean; under load an estimate "
+		 "(one request in sixteen timed, counting sixteen)",
+	  .samples = port_stages, .which = PORT_STAGE_TIME },
+	{ .name = "dbtrace_port_staged_requests_total", .type = "counter",
+	  .help = "Requests of a service port and role whose every stage was timed (weighted as drawn).",
+	  .labels = "`port`, `role`",
+	  .doc = "the requests behind `dbtrace_port_stage_seconds_total` (weighted as drawn: an estimate "
+		 "under load)",
+	  .samples = port_stages, .which = PORT_STAGED },
 	{ .name = "dbtrace_port_retransmits_total", .type = "counter",
 	  .help = "Retransmitted TCP segments per service port and role, by kind (timeout, fast, tlp, "
 		  "syn, other): what the kernel adds to tcpi_total_retrans.",

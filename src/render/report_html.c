@@ -4,6 +4,7 @@
  * page's script errors, which a test reads), asset_report_js (at the end:
  * the heatmap, the sortable tables): src/render/report*, compiled in */
 #include "render/report_assets.h"
+#include "render/report_stages.h"
 #include "render/report_table.h"
 #include "core/vec.h"
 #include "model/class_rank.h"
@@ -736,6 +737,7 @@ static void net_section(FILE *f, const struct capture *c, int top_n)
 			table_row(f, "<tr>", port_tables, pcols, npc, &o, rows, NULL);
 		}
 		fputs("</tbody></table>\n", f);
+		report_stage_bars(f, ni, np);
 	}
 	fputs("<h3>Latency histograms</h3>\n", f);
 	if (!c->have_net_hist) {

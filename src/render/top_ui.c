@@ -3,6 +3,7 @@
 #include "render/class_table.h"
 #include "render/cpu_table.h"
 #include "render/net_table.h"
+#include "render/stage_table.h"
 #include "render/time_table.h"
 
 #include <curses.h>
@@ -17,6 +18,7 @@ struct top_ui {
 	bool net;                      /* network view */
 	bool time;                     /* wall-time budget view */
 	char cpu_key, class_key, net_key;  /* each view keeps its own sort */
+	bool net_stages;               /* the net view's ports as their stages (render/stage_table.h) */
 	char time_key;
 	bool all;                      /* every class, none folded into "other" ('a') */
 	char status[256];
@@ -177,14 +179,20 @@ static int draw_net(struct top_ui *ui, int y, int last)
 		mvprintw(y++, 0, "%s", line);
 	}
 	y++;
-	net_port_header(line, sizeof(line), ui->net_key);
+	if (ui->net_stages)
+		stage_table_header(line, sizeof(line));
+	else
+		net_port_header(line, sizeof(line), ui->net_key);
 	attron(A_REVERSE);
 	mvprintw(y++, 0, "%-*s", COLS > 1 ? COLS - 1 : 1, line);
 	attroff(A_REVERSE);
 	n = net_port_sort(ni, ui->net_key, order);
 	for (int i = 0; i < n && y < last; i++) {
-		net_port_row(line, sizeof(line), &ni->ports[order[i]],
-			     ni->port_loss ? &ni->port_loss[order[i]] : NULL);
+		if (ui->net_stages)
+			stage_table_row(line, sizeof(line), &ni->ports[order[i]]);
+		else
+			net_port_row(line, sizeof(line), &ni->ports[order[i]],
+				     ni->port_loss ? &ni->port_loss[order[i]] : NULL);
 		mvprintw(y++, 0, "%s", line);
 	}
 	free(order);
@@ -276,6 +284,9 @@ int top_ui_input(struct top_ui *ui)
 				ui->time_key = (char)ch;
 				redraw = true;
 			}
+		} else if (ch == STAGE_TABLE_KEY && ui->net) {
+			ui->net_stages = !ui->net_stages;
+			redraw = true;
 		} else if (ch > 0 && ch < 128 && ui->net) {
 			if (net_table_valid_key((char)ch)) {
 				ui->net_key = (char)ch;

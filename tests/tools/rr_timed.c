@@ -25,6 +25,18 @@
  *        receive timestamp, the server's reply stamp and its send's
  *        return, the reply's receive timestamp), so that a test can take
  *        the requests of one of a tracer's intervals (first connection)
+ *   -R   a slow reader: the server waits until its request is readable
+ *        (poll), then READ_DELAY_US more before it reads it
+ *   -T   the server asks for software transmit timestamps of its replies
+ *        (SO_TIMESTAMPING, stamped by the driver as the segment leaves:
+ *        lo's and veth's xmit) and prints server_host_p50_us=
+ *        server_host_p99_us= server_host_mean_us=: each request's time on
+ *        the host, from its receive timestamp to its reply's transmit one
+ *   -a   the address the server listens on and the client connects to
+ *        (default 127.0.0.1)
+ *   -N   SERVER_NETNS,CLIENT_NETNS: the server's listening socket is made in
+ *        the first network namespace (a path: /run/netns/NAME), the
+ *        client's in the second; the process stays in the second
  *   -A   two connections (two ports), the same request mix on both, taken
  *        in turns of PHASE_MS: one back to back, the other with -g's
  *        pause after each reply. Both see the same machine (whatever else
@@ -36,6 +48,9 @@
  *   client_e2e_p50_us= client_e2e_p99_us=
  *   server_fast_p50_us= server_slow_p50_us= client_fast_p50_us=
  *   client_slow_p50_us= (the medians of each group, bimodal only)
+ *   server_read_p50_us= server_read_mean_us= (from the request's receive
+ *   timestamp to the return of the server's read of it)
+ *   server_service_mean_us= (from that read's return to the reply's stamp)
  * Each request is timed between instants the kernel itself stamped: both
  * sockets ask for software receive timestamps (SO_TIMESTAMPING), the
  * instant each request or reply entered the receive path, a few µs before
@@ -82,7 +97,9 @@
 #include <linux/net_tstamp.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +118,10 @@ struct opts {
 	long gap_us;
 	long max_requests;
 	const char *stamps_file;
+	long read_delay_us;
+	int tx_stamps;
+	const char *addr;
+	const char *server_ns, *client_ns;
 	int deferred_rx;   /* PREEMPT_RT: readable may come after the send returned */
 };
 
@@ -168,6 +189,45 @@ static long rx_stamp_of(struct msghdr *m)
 			ns = t.ts[0].tv_sec * 1000000000L + t.ts[0].tv_nsec;
 		}
 	return ns;
+}
+
+/* Asks the kernel to stamp what fd sends as it leaves through the
+ * driver, the stamp alone to the error queue. */
+static void tx_stamps_on(int fd)
+{
+	int v = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_OPT_TSONLY |
+		SOF_TIMESTAMPING_OPT_ID;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &v, sizeof(v)))
+		die("SO_TIMESTAMPING tx");
+}
+
+/* The transmit timestamp of what fd sent last (CLOCK_REALTIME ns), from
+ * its error queue: lo and veth stamp in their xmit, inside the send, so
+ * it is there at once; 0 when none came within 100 ms. */
+static long tx_stamp_take(int fd)
+{
+	long end = now_ns() + 100000000L, ns = 0;
+
+	while (!ns && now_ns() < end) {
+		char ctl[512];
+		struct msghdr m = { .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+
+		if (recvmsg(fd, &m, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			continue;
+		ns = rx_stamp_of(&m);
+	}
+	return ns;
+}
+
+/* Into the network namespace at path (this thread only). */
+static void enter_netns(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || setns(fd, CLONE_NEWNET))
+		die(path);
+	close(fd);
 }
 
 /* Software receive timestamps are switched on for the whole host by a
@@ -269,6 +329,21 @@ static int cmp_long(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The mean of end[i] - begin[i] over the n requests (those with both
+ * stamps), µs; -1 without any. */
+static double mean_us(const long *begin, const long *end, long n)
+{
+	double sum = 0;
+	long m = 0;
+
+	for (long i = 0; i < n; i++)
+		if (begin[i] && end[i]) {
+			sum += (double)(end[i] - begin[i]);
+			m++;
+		}
+	return m ? sum / (double)m / 1000.0 : -1;
+}
+
 /* Nearest-rank percentile p of end[i] - begin[i] over the n requests of
  * group which (0 fast, 1 slow, -1 all), in µs; -1 without any. */
 static double pct_us(const struct opts *o, const long *begin, const long *end, long n, int which,
@@ -301,6 +376,7 @@ struct server {
 	struct stamps rx, reply;   /* its request's receive timestamp, its reply's send start */
 	struct stamps sent;        /* its reply's send return */
 	struct stamps read;        /* its request's read return */
+	struct stamps txts;        /* -T: its reply's transmit timestamp */
 };
 
 static void *serve(void *arg)
@@ -314,9 +390,18 @@ static void *serve(void *arg)
 	if (fd < 0)
 		die("accept");
 	rx_stamps_on(fd);
+	if (s->o->tx_stamps)
+		tx_stamps_on(fd);
 	for (long i = 0;; i++) {
 		long rx;
 
+		if (s->o->read_delay_us) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+
+			while (poll(&p, 1, -1) < 0)
+				;
+			busy_wait_ns(s->o->read_delay_us * 1000);
+		}
 		if (recv_all(fd, buf, sizeof(buf), &rx))
 			break;
 		stamp(&s->read, now_rt_ns());
@@ -326,10 +411,14 @@ static void *serve(void *arg)
 		if (send_all(fd, buf, sizeof(buf)))
 			break;
 		stamp(&s->sent, now_rt_ns());
+		if (s->o->tx_stamps)
+			stamp(&s->txts, tx_stamp_take(fd));
 	}
 	close(fd);
 	return NULL;
 }
+
+static void usage(void);
 
 /* One connection: its server thread and the client's stamps. */
 struct conn {
@@ -346,9 +435,14 @@ struct conn {
 static void conn_open(struct conn *c, const struct opts *o, long gap_us)
 {
 	c->sa.sin_family = AF_INET;
-	inet_pton(AF_INET, "127.0.0.1", &c->sa.sin_addr);
+	if (inet_pton(AF_INET, o->addr, &c->sa.sin_addr) != 1)
+		usage();
 	c->s.o = o;
+	if (o->server_ns)
+		enter_netns(o->server_ns);
 	c->s.listen_fd = tcp_listen_announce(&c->sa, 1);
+	if (o->client_ns)
+		enter_netns(o->client_ns);
 	/* on the listener too: the accepted socket inherits it, so the
 	 * first request, which may arrive before accept returns, is stamped */
 	rx_stamps_on(c->s.listen_fd);
@@ -425,6 +519,13 @@ static void conn_report(struct conn *c, const struct opts *o, const char *name, 
 		       "client_slow_p50_us=%.1f",
 		       pct_us(o, srx, reply, n, 0, 50), pct_us(o, srx, reply, n, 1, 50),
 		       pct_us(o, start, rx, n, 0, 50), pct_us(o, start, rx, n, 1, 50));
+	printf(" server_read_p50_us=%.1f server_read_mean_us=%.1f server_service_mean_us=%.1f",
+	       pct_us(o, srx, c->s.read.ns, n, -1, 50), mean_us(srx, c->s.read.ns, n),
+	       mean_us(c->s.read.ns, reply, n));
+	if (o->tx_stamps && c->s.txts.n >= n)
+		printf(" server_host_p50_us=%.1f server_host_p99_us=%.1f server_host_mean_us=%.1f",
+		       pct_us(o, srx, c->s.txts.ns, n, -1, 50), pct_us(o, srx, c->s.txts.ns, n, -1, 99),
+		       mean_us(srx, c->s.txts.ns, n));
 	/* the brackets of a tracer's intervals (see the top of this file) */
 	printf(" readable_bound=%s", o->deferred_rx ? "read_return" : "send_return");
 	for (int p = 50; p <= 99; p += 49)
@@ -453,18 +554,20 @@ static int preempt_rt(void)
 static void usage(void)
 {
 	fprintf(stderr, "usage: rr_timed [-d s] [-c cpu] [-S cpu] [-H us | -B fast_us,slow_us,slow_pct] "
-			"[-g us] [-A phase_ms] [-n requests] [-o stamps_file]\n");
+			"[-g us] [-R read_delay_us] [-T] [-a addr] [-N server_netns,client_netns] [-A phase_ms] "
+			"[-n requests] [-o stamps_file]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .seconds = 3, .fast_us = 2000 };
+	struct opts o = { .seconds = 3, .fast_us = 2000, .addr = "127.0.0.1" };
+	char *comma;
 	struct conn conns[2] = { 0 };
 	long t_end, phase_ms = 0, total = 0;
 	int c, nconn;
 
-	while ((c = getopt(argc, argv, "d:c:S:H:B:g:A:n:o:")) != -1) {
+	while ((c = getopt(argc, argv, "d:c:S:H:B:g:R:Ta:N:A:n:o:")) != -1) {
 		switch (c) {
 		case 'd': o.seconds = atof(optarg); break;
 		case 'c': o.client_cpu = atoi(optarg); break;
@@ -475,6 +578,17 @@ int main(int argc, char **argv)
 				usage();
 			break;
 		case 'g': o.gap_us = atol(optarg); break;
+		case 'R': o.read_delay_us = atol(optarg); break;
+		case 'T': o.tx_stamps = 1; break;
+		case 'a': o.addr = optarg; break;
+		case 'N':
+			comma = strchr(optarg, ',');
+			if (!comma)
+				usage();
+			*comma = 0;
+			o.server_ns = optarg;
+			o.client_ns = comma + 1;
+			break;
 		case 'A': phase_ms = atol(optarg); break;
 		case 'n': o.max_requests = atol(optarg); break;
 		case 'o': o.stamps_file = optarg; break;
@@ -483,7 +597,7 @@ int main(int argc, char **argv)
 	}
 	o.deferred_rx = preempt_rt();
 	if (optind < argc || o.seconds <= 0 || o.fast_us < 0 || o.slow_us < 0 || o.slow_pct < 0 ||
-	    o.slow_pct > 100 || o.gap_us < 0 || o.max_requests < 0 || phase_ms < 0 ||
+	    o.slow_pct > 100 || o.gap_us < 0 || o.read_delay_us < 0 || o.max_requests < 0 || phase_ms < 0 ||
 	    (phase_ms && !o.gap_us))
 		usage();
 	nconn = phase_ms ? 2 : 1;

@@ -257,6 +257,140 @@ static void test_port_in_a_new_slot_counts_from_zero(void **state)
 	net_snapshot_free(&b);
 }
 
+/* Stages: the window's weighted sums by position become each role's
+ * named stages, whose means add up to the total; a stage the role has
+ * not is NAN. */
+static void test_stages(void **state)
+{
+	struct net_snapshot a, b;
+	struct net_interval iv;
+	struct net_port_sample *s0, *s1, *c1;
+	const struct net_port_stats *srv, *cli;
+
+	snaps(&a, &b);
+	s0 = port(&a, 3306, DBT_NET_SERVER, 100, 6);
+	s1 = port(&b, 3306, DBT_NET_SERVER, 1100, 6);
+	/* 10 requests before, 40 in the window: rx 2, socket_wait 30,
+	 * server 200, tx 3 us each */
+	s0->staged = 10;
+	s0->staged_timed = 10;
+	s0->stage_ns[0] = 10 * 5000;
+	s1->staged = 50;
+	s1->staged_timed = 50;
+	s1->stage_ns[0] = 10 * 5000 + 40 * 2000;
+	s1->stage_ns[1] = 40 * 30000;
+	s1->stage_ns[2] = 40 * 200000;
+	s1->stage_ns[3] = 40 * 3000;
+	s1->stage_hist[2][dbt_hist_bucket(200000)] = 40;
+	s1->staged_hist[dbt_hist_bucket(235000)] = 40;
+	c1 = port(&b, 3306, DBT_NET_CLIENT, 500, 13);   /* new in the window */
+	c1->staged = 32;
+	c1->staged_timed = 2;
+	c1->stage_ns[0] = 32 * 4000;                   /* tx */
+	c1->stage_ns[1] = 32 * 240000;                 /* outside */
+	c1->stage_ns[2] = 32 * 6000;                   /* rx */
+	c1->stage_ns[3] = 999;                         /* no fourth client stage: ignored */
+	assert_int_equal(net_interval_compute(&a, &b, NULL, &iv), 0);
+	srv = iv.ports[0].role == DBT_NET_SERVER ? &iv.ports[0] : &iv.ports[1];
+	cli = iv.ports[0].role == DBT_NET_CLIENT ? &iv.ports[0] : &iv.ports[1];
+	assert_true(srv->staged == 40 && srv->staged_timed == 40);
+	assert_float_equal(srv->stage_mean_us[DBT_NET_STAGE_RX], 2, 1e-9);
+	assert_float_equal(srv->stage_mean_us[DBT_NET_STAGE_SOCKET_WAIT], 30, 1e-9);
+	assert_float_equal(srv->stage_mean_us[DBT_NET_STAGE_SERVER], 200, 1e-9);
+	assert_float_equal(srv->stage_mean_us[DBT_NET_STAGE_TX], 3, 1e-9);
+	assert_true(isnan(srv->stage_mean_us[DBT_NET_STAGE_OUTSIDE]));
+	assert_float_equal(srv->total_mean_us, 235, 1e-9);
+	assert_float_equal(srv->stage_pct[DBT_NET_STAGE_SERVER], 100.0 * 200 / 235, 1e-9);
+	assert_true(fabs(srv->stage_p50_us[DBT_NET_STAGE_SERVER] - 200) < 200.0 / 32);
+	assert_true(fabs(srv->total_p50_us - 235) < 235.0 / 32);
+	assert_true(srv->stage_timed[DBT_NET_STAGE_SERVER] == 40 && srv->stage_timed[DBT_NET_STAGE_OUTSIDE] == 0);
+	assert_true(cli->staged == 32 && cli->staged_timed == 2);
+	assert_float_equal(cli->stage_mean_us[DBT_NET_STAGE_TX], 4, 1e-9);
+	assert_float_equal(cli->stage_mean_us[DBT_NET_STAGE_OUTSIDE], 240, 1e-9);
+	assert_float_equal(cli->stage_mean_us[DBT_NET_STAGE_RX], 6, 1e-9);
+	assert_true(isnan(cli->stage_mean_us[DBT_NET_STAGE_SERVER]));
+	assert_true(isnan(cli->stage_mean_us[DBT_NET_STAGE_SOCKET_WAIT]));
+	assert_float_equal(cli->total_mean_us, 250, 1e-9);
+	assert_true(net_role_has_stage(DBT_NET_CLIENT, DBT_NET_STAGE_OUTSIDE));
+	assert_false(net_role_has_stage(DBT_NET_SERVER, DBT_NET_STAGE_OUTSIDE));
+	assert_string_equal(net_stage_name(DBT_NET_STAGE_SOCKET_WAIT), "socket_wait");
+	net_interval_free(&iv);
+
+	/* nothing staged: every stage unknown */
+	s1->staged = s0->staged;
+	assert_int_equal(net_interval_compute(&a, &b, NULL, &iv), 0);
+	srv = iv.ports[0].role == DBT_NET_SERVER ? &iv.ports[0] : &iv.ports[1];
+	assert_true(isnan(srv->total_mean_us) && isnan(srv->stage_mean_us[DBT_NET_STAGE_RX]));
+	net_interval_free(&iv);
+	net_snapshot_free(&a);
+	net_snapshot_free(&b);
+}
+
+/* The slow tail against the rest: per stage, the tail's mean less the
+ * rest's, adding up to the extra total, the largest named; the next
+ * interval's threshold is the upper edge of the p90's bucket. */
+static void test_tail(void **state)
+{
+	struct net_snapshot a, b;
+	struct net_interval iv;
+	struct net_port_sample *s1;
+	const struct net_port_stats *r;
+	__u64 cur[DBT_HIST_BUCKETS] = { 0 }, prev[DBT_HIST_BUCKETS] = { 0 };
+
+	snaps(&a, &b);
+	port(&a, 3306, DBT_NET_SERVER, 0, 6);
+	s1 = port(&b, 3306, DBT_NET_SERVER, 100, 6);
+	/* 90 requests: rx 2, socket_wait 30, server 200, tx 3; 10 more with
+	 * tx 5003 (a shaper): the tail */
+	s1->staged = 100;
+	s1->staged_timed = 100;
+	s1->stage_ns[0] = 100 * 2000;
+	s1->stage_ns[1] = 100 * 30000;
+	s1->stage_ns[2] = 100 * 200000;
+	s1->stage_ns[3] = 90 * 3000 + 10 * 5003000;
+	s1->tail = 10;
+	s1->tail_timed = 10;
+	s1->tail_ns[0] = 10 * 2000;
+	s1->tail_ns[1] = 10 * 30000;
+	s1->tail_ns[2] = 10 * 200000;
+	s1->tail_ns[3] = 10 * 5003000;
+	assert_int_equal(net_interval_compute(&a, &b, NULL, &iv), 0);
+	r = &iv.ports[0];
+	assert_true(r->tail == 10);
+	assert_float_equal(r->tail_pct, 10, 1e-9);
+	assert_float_equal(r->tail_total_mean_us, 5235, 1e-6);
+	assert_float_equal(r->rest_total_mean_us, 235, 1e-6);
+	assert_float_equal(r->tail_extra_us, 5000, 1e-6);
+	assert_float_equal(r->tail_extra_by_stage_us[DBT_NET_STAGE_TX], 5000, 1e-6);
+	assert_float_equal(r->tail_extra_by_stage_us[DBT_NET_STAGE_SERVER], 0, 1e-6);
+	assert_true(isnan(r->tail_extra_by_stage_us[DBT_NET_STAGE_OUTSIDE]));
+	assert_int_equal(r->tail_stage, DBT_NET_STAGE_TX);
+	assert_float_equal(r->tail_stage_pct, 100, 1e-6);
+	net_interval_free(&iv);
+
+	/* every staged request in the tail: nothing to set it against */
+	s1->tail = s1->staged;
+	assert_int_equal(net_interval_compute(&a, &b, NULL, &iv), 0);
+	assert_int_equal(iv.ports[0].tail_stage, -1);
+	assert_true(isnan(iv.ports[0].tail_extra_us));
+	net_interval_free(&iv);
+	net_snapshot_free(&a);
+	net_snapshot_free(&b);
+
+	/* thresholds: the p90 of the window's totals, its bucket's upper
+	 * edge; too few requests give none */
+	cur[dbt_hist_bucket(235000)] = 90;
+	cur[dbt_hist_bucket(5235000)] = 10;
+	assert_true(net_tail_threshold_ns(NULL, cur) == dbt_hist_high(dbt_hist_bucket(235000)));
+	cur[dbt_hist_bucket(5235000)] = 11;            /* the p90 now falls among the slow */
+	assert_true(net_tail_threshold_ns(NULL, cur) == dbt_hist_high(dbt_hist_bucket(5235000)));
+	memcpy(prev, cur, sizeof(prev));
+	cur[dbt_hist_bucket(1000)] += NET_TAIL_MIN - 1;
+	assert_true(net_tail_threshold_ns(prev, cur) == 0);
+	cur[dbt_hist_bucket(1000)] += 1;
+	assert_true(net_tail_threshold_ns(prev, cur) == dbt_hist_high(dbt_hist_bucket(1000)));
+}
+
 static void test_dev_subject(void **state)
 {
 	struct net_dev_stats d = { .name = "veth0", .netns_name = "db" };
@@ -279,6 +413,8 @@ int main(void)
 		cmocka_unit_test(test_ports),
 		cmocka_unit_test(test_counter_reset),
 		cmocka_unit_test(test_port_in_a_new_slot_counts_from_zero),
+		cmocka_unit_test(test_stages),
+		cmocka_unit_test(test_tail),
 		cmocka_unit_test(test_dev_subject),
 	};
 

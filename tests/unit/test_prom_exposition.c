@@ -398,6 +398,13 @@ static void test_every_family_typed_once(void **state)
 	w.procs[0].n_procs = 9;   /* a group: the postmaster and eight backends */
 	w.iv.net.n_ports = 1;
 	w.ports[0].port = 5432;
+	w.ports[0].staged = 10;
+	for (int st = 0; st < DBT_NET_STAGES; st++)
+		w.ports[0].stage_mean_us[st] = NAN;
+	w.ports[0].stage_mean_us[DBT_NET_STAGE_RX] = 2;
+	w.ports[0].stage_mean_us[DBT_NET_STAGE_SOCKET_WAIT] = 30;
+	w.ports[0].stage_mean_us[DBT_NET_STAGE_SERVER] = 200;
+	w.ports[0].stage_mean_us[DBT_NET_STAGE_TX] = 3;
 	w.iv.bpf.on_ns = 100000000;
 	w.iv.bpf.fam_on[FAM_NET] = true;
 	w.iv.bpf.fam[FAM_NET].run_ns = 2500000;
@@ -415,9 +422,14 @@ static void test_every_family_typed_once(void **state)
 			fail_msg("no TYPE line for %s", s.s[i].key);
 		assert_null(strstr(first + 1, want));
 	}
-	/* 27 (with the groups gauge, the budget and its oncpu split, the skipped
-	 * requests, dbtrace's own BPF run time), and the loss family's 15 */
-	assert_int_equal(s.families, 42);
+	/* 29 (with the groups gauge, the budget and its oncpu split, the skipped
+	 * requests, dbtrace's own BPF run time, the ports' stages), and the
+	 * loss family's 15 */
+	assert_int_equal(s.families, 44);
+	/* each stage's time: its mean over the staged requests, times them */
+	assert_non_null(strstr(text, "dbtrace_port_stage_seconds_total{port=\"5432\",role=\"server\",stage=\"server\"} 0.002\n"));
+	assert_non_null(strstr(text, "dbtrace_port_staged_requests_total{port=\"5432\",role=\"server\"} 10\n"));
+	assert_null(strstr(text, "stage=\"outside\""));
 	assert_non_null(strstr(text, "dbtrace_bpf_measured_seconds_total 0.1\n"));
 	assert_non_null(strstr(text, "dbtrace_bpf_run_seconds_total{family=\"net\"} 0.0025\n"));
 	assert_non_null(strstr(text, "dbtrace_bpf_runs_total{family=\"net\"} 20000\n"));
