@@ -180,6 +180,11 @@ struct {
 	__type(value, struct dbt_net_sock);
 } net_socks SEC(".maps");
 
+/* Set by user space (--netns): the one network namespace whose sockets
+ * and devices are measured, by inode; 0: every one. Folded away at load
+ * when 0. */
+const volatile __u32 only_netns = 0;
+
 /* Set by user space: typed programs keep socket state in net_socks too
  * (tracing programs may use socket storage from 5.11 on). */
 const volatile bool socks_in_hash = false;
@@ -409,6 +414,18 @@ static __always_inline bool plain_loopback(struct net_device *dev, bool queued, 
 	return !queued && (KREAD(typed, dev, flags) & IFF_LOOPBACK);
 }
 
+static __always_inline __u32 dev_netns(struct net_device *dev, const bool typed)
+{
+	if (!bpf_core_field_exists(dev->nd_net.net))
+		return 0;
+	if (typed) {
+		struct net *net = dev->nd_net.net;
+
+		return net ? net->ns.inum : 0;
+	}
+	return BPF_CORE_READ(dev, nd_net.net, ns.inum);
+}
+
 static __always_inline void on_queue(struct sk_buff *skb, const bool typed)
 {
 	struct net_device *dev = KREAD(typed, skb, dev);
@@ -434,6 +451,8 @@ static __always_inline void on_queue(struct sk_buff *skb, const bool typed)
 		staged = false;
 	}
 	if (plain_loopback(dev, queued, typed))
+		return;
+	if (only_netns && dev_netns(dev, typed) != only_netns)
 		return;
 	key.ifindex = KREAD(typed, dev, ifindex);
 	w = dbt_start_weight();
@@ -466,18 +485,6 @@ static __always_inline void on_queue(struct sk_buff *skb, const bool typed)
 		return;
 	}
 	q->in_map = 1;
-}
-
-static __always_inline __u32 dev_netns(struct net_device *dev, const bool typed)
-{
-	if (!bpf_core_field_exists(dev->nd_net.net))
-		return 0;
-	if (typed) {
-		struct net *net = dev->nd_net.net;
-
-		return net ? net->ns.inum : 0;
-	}
-	return BPF_CORE_READ(dev, nd_net.net, ns.inum);
 }
 
 static __always_inline struct dbt_net_dev *dev_entry(struct net_device *dev, const bool typed)
@@ -528,6 +535,8 @@ static __always_inline void on_xmit(struct sk_buff *skb, int rc, struct net_devi
 	 * later; its wait goes on */
 	if (rc != NETDEV_TX_OK || plain_loopback(dev, has_queue(dev, typed), typed))
 		return;
+	if (only_netns && dev_netns(dev, typed) != only_netns)
+		return;
 	d = dev_entry(dev, typed);
 	if (d) {
 		d->packets++;
@@ -570,12 +579,28 @@ static __always_inline void on_xmit(struct sk_buff *skb, int rc, struct net_devi
  * dbt_start_weight()): a request and its reply take six clock reads on
  * each end otherwise. */
 
-/* A TCP socket with a connection (not a listener). */
+/* The socket's network namespace, by inode (0 without CONFIG_NET_NS). */
+static __always_inline __u32 sock_netns(struct sock *sk, const bool typed)
+{
+	if (!bpf_core_field_exists(sk->__sk_common.skc_net.net))
+		return 0;
+	if (typed) {
+		struct net *net = sk->__sk_common.skc_net.net;
+
+		return net ? net->ns.inum : 0;
+	}
+	return BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum);
+}
+
+/* A TCP socket with a connection (not a listener), of the namespace
+ * measured. */
 static __always_inline bool tcp_conn(struct sock *sk, const bool typed)
 {
 	__u16 family = KREAD(typed, sk, __sk_common.skc_family);
 
 	if (family != AF_INET && family != AF_INET6)
+		return false;
+	if (only_netns && sock_netns(sk, typed) != only_netns)
 		return false;
 	if (KREAD(typed, sk, sk_protocol) != IPPROTO_TCP)
 		return false;

@@ -4,7 +4,10 @@
 #include "cmd/cmd.h"
 #include "core/log.h"
 #include "sysinfo/cgroup_path.h"
+#include "sysinfo/netns.h"
 #include "sysinfo/procfile.h"
+
+#include <errno.h>
 
 int main(int argc, char **argv)
 {
@@ -28,6 +31,16 @@ int main(int argc, char **argv)
 				       sizeof(cfg.cgroup_paths[i]))) {
 			log_err("no cgroup '%s' under /sys/fs/cgroup (a path there or a systemd unit name)",
 				cfg.cgroups[i]);
+			return DBT_EXIT_USAGE;
+		}
+	}
+	if (cfg.netns) {
+		int err = netns_resolve(cfg.netns, cfg.netns_path, sizeof(cfg.netns_path), &cfg.netns_inum);
+
+		if (err) {
+			log_err("--netns '%s': %s (%s)", cfg.netns,
+				err == -EINVAL ? "not a network namespace" : "no such network namespace",
+				cfg.netns_path);
 			return DBT_EXIT_USAGE;
 		}
 	}

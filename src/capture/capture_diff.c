@@ -1,4 +1,5 @@
 #include "capture/capture_diff.h"
+#include "model/net_join.h"
 #include "figures/figures.h"
 #include "core/vec.h"
 #include "model/net_loss.h"
@@ -217,6 +218,8 @@ const struct cdiff_section_def cdiff_sections[CDIFF_SECTIONS] = {
 	[CDIFF_CLOCK] = { "clock", "clock reads (process/class)", { &fig_clock } },
 	[CDIFF_FINDINGS] = { "findings", "findings (subject, id: severity)", { NULL } },
 	[CDIFF_OVERHEAD] = { "overhead", "dbtrace's own BPF programs (family, or all)", { &fig_bpf } },
+	[CDIFF_JOINED] = { "joined", "service ports joined across several hosts' captures (by port)",
+			   { &fig_joined } },
 };
 
 /* The tables of a section, k-th (see cdiff_sections). */
@@ -551,6 +554,54 @@ static int overhead_section(struct capture_diff *d, const struct capture *a, con
 	return err;
 }
 
+/* One side's joined paths: its first capture and the others. */
+static int side_joins(const struct capture *c, const struct capture *const *others, int n_others,
+		      struct net_joined *out)
+{
+	const struct net_interval *nets[DBT_JOIN_HOSTS] = { c->have_net ? &c->net : NULL };
+	int n = 1;
+
+	for (int i = 0; i < n_others && n < DBT_JOIN_HOSTS; i++, n++)
+		nets[n] = others[i]->have_net ? &others[i]->net : NULL;
+	return net_join_paths(nets, n, out, NET_JOIN_MAX);
+}
+
+static const struct net_joined *join_of(const struct net_joined *j, int n, uint16_t port)
+{
+	for (int i = 0; i < n; i++)
+		if (j[i].port == port)
+			return &j[i];
+	return NULL;
+}
+
+/* Ports joined across hosts, by port, on either side. */
+static int joined_section(struct capture_diff *d, const struct capture *a, const struct capture *b,
+			  const struct cdiff_opts *o)
+{
+	struct net_joined ja[NET_JOIN_MAX], jb[NET_JOIN_MAX];
+	int na = side_joins(a, o ? o->before_others : NULL, o ? o->n_before_others : 0, ja);
+	int nb = side_joins(b, o ? o->after_others : NULL, o ? o->n_after_others : 0, jb);
+	int err = 0;
+
+	d->sec[CDIFF_JOINED].in_before = na > 0;
+	d->sec[CDIFF_JOINED].in_after = nb > 0;
+	for (int i = 0; i < na && !err; i++) {
+		char key[16];
+
+		snprintf(key, sizeof(key), "%u", ja[i].port);
+		err = figure_rows(d, CDIFF_JOINED, key, TABLE(CDIFF_JOINED, 0), &ja[i], join_of(jb, nb, ja[i].port));
+	}
+	for (int i = 0; i < nb && !err; i++) {
+		char key[16];
+
+		if (join_of(ja, na, jb[i].port))
+			continue;
+		snprintf(key, sizeof(key), "%u", jb[i].port);
+		err = figure_rows(d, CDIFF_JOINED, key, TABLE(CDIFF_JOINED, 0), NULL, &jb[i]);
+	}
+	return err;
+}
+
 int capture_diff_compute(const struct capture *a, const struct capture *b,
 			 const struct cdiff_opts *opts, struct capture_diff *d)
 {
@@ -585,6 +636,8 @@ int capture_diff_compute(const struct capture *a, const struct capture *b,
 		err = findings_section(d, a, b);
 	if (!err)
 		err = overhead_section(d, a, b);
+	if (!err)
+		err = joined_section(d, a, b, opts);
 	if (err)
 		capture_diff_free(d);
 	return err;

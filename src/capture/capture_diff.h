@@ -34,6 +34,7 @@ enum cdiff_section_id {
 	CDIFF_CLOCK,
 	CDIFF_FINDINGS,
 	CDIFF_OVERHEAD,
+	CDIFF_JOINED,                  /* ports joined across several hosts' captures */
 	CDIFF_SECTIONS
 };
 
@@ -76,6 +77,10 @@ struct capture_diff {
 
 struct cdiff_opts {
 	int top_n;                     /* classes, ports, devices, clock rows kept */
+	/* other hosts' captures on each side, joined with the first's ports
+	 * (model/net_join.h: the "joined" section); NULL: none */
+	const struct capture *const *before_others, *const *after_others;
+	int n_before_others, n_after_others;
 };
 
 /* Returns 0 or -ENOMEM. */

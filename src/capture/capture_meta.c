@@ -13,6 +13,7 @@ json_object *capture_meta_host(const struct host_info *h)
 	json_object_object_add(host, "cpus", json_object_new_int(h->cpus));
 	json_object_object_add(host, "clocksource", json_object_new_string(h->clocksource));
 	json_object_object_add(host, "cmdline", json_object_new_string(h->cmdline));
+	json_object_object_add(host, "netns", h->netns[0] ? json_object_new_string(h->netns) : NULL);
 	return host;
 }
 
@@ -53,6 +54,7 @@ void capture_meta_read_host(json_object *o, struct host_info *h)
 	h->cpus = (int)capture_jint(o, "cpus", 0);
 	capture_jcopy(h->clocksource, sizeof(h->clocksource), o, "clocksource");
 	capture_jcopy(h->cmdline, sizeof(h->cmdline), o, "cmdline");
+	capture_jcopy(h->netns, sizeof(h->netns), o, "netns");
 }
 
 int capture_meta_read_probes(json_object *o, struct probe_report *p, int max)

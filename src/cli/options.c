@@ -17,7 +17,7 @@ enum { OPT_REPORT = 0x200 };
 enum { OPT_BATCH = 0x100, OPT_SORT, OPT_VIEW, OPT_COMM, OPT_CLASS, OPT_RUNQ,
        OPT_SAMPLE_HZ, OPT_CLOCK_PCT, OPT_CLOCK_SYS, OPT_PORT, OPT_JSON, OPT_ROOT,
        OPT_LISTEN, OPT_TOP_N, OPT_FAMILIES, OPT_GROUP_BY, OPT_CGROUP,
-       OPT_FUTEX_PCT, OPT_DISK_PCT, OPT_NET_WAIT_PCT, OPT_ATTACH, OPT_ALL, OPT_BTF };
+       OPT_FUTEX_PCT, OPT_DISK_PCT, OPT_NET_WAIT_PCT, OPT_ATTACH, OPT_ALL, OPT_BTF, OPT_NETNS };
 
 
 /* The one description of every option: the parser reads it, and argp
@@ -46,6 +46,9 @@ static const struct argp_option options[] = {
 	  "that attach by the kernel's own BTF (tp_btf, fentry) are then refused", 0 },
 	{ "port", OPT_PORT, "PORT", 0, "net: only this service port in the port rows (repeatable), "
 	  "e.g. --port 3306", 0 },
+	{ "netns", OPT_NETNS, "NAME|PATH", 0, "net: only sockets and devices of this network namespace "
+	  "(an `ip netns` name or a file such as /proc/PID/ns/net): a container's or a pod's traffic, "
+	  "or one end of two namespaces standing for two hosts", 0 },
 	{ "comm", OPT_COMM, "NAME", 0, "only processes with this command name", 0 },
 	{ "class", OPT_CLASS, "NAME=GLOB", 0, "name a thread class (repeatable), e.g. "
 	  "workers='TNT_*'", 0 },
@@ -383,6 +386,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		cfg->ports[cfg->n_ports++] = (unsigned short)v;
 		break;
 	}
+	case OPT_NETNS:
+		cfg->netns = arg;
+		break;
 	case OPT_JSON:
 		cfg->json = true;
 		break;
@@ -458,7 +464,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (cfg->command == DBT_CMD_RECORD)
 			return take_command(ctx, state, arg);
 		if (cfg->command == DBT_CMD_REPORT || cfg->command == DBT_CMD_DIFF) {
-			if (cfg->n_files >= (cfg->command == DBT_CMD_DIFF ? 2 : 1))
+			if (cfg->n_files >= (cfg->command == DBT_CMD_DIFF ? 2 : DBT_MAX_CAPTURES))
 				return fail(ctx, "unexpected argument '%s'", arg);
 			if (!*arg)
 				return fail(ctx, "empty capture file name%s", "");
@@ -546,8 +552,9 @@ static int parse(struct parse_ctx *ctx, int argc, char **argv)
 		snprintf(err, errlen, "report writes a file: give -o FILE.html");
 		return -EINVAL;
 	}
-	if (cfg->command == DBT_CMD_REPORT && cfg->n_files != 1) {
-		snprintf(err, errlen, "report needs one capture file: dbtrace report CAPTURE.json [-o FILE.html]");
+	if (cfg->command == DBT_CMD_REPORT && cfg->n_files < 1) {
+		snprintf(err, errlen, "report needs a capture file: dbtrace report CAPTURE.json [OTHER_HOST.json...] "
+			 "[-o FILE.html]");
 		return -EINVAL;
 	}
 	if (cfg->command == DBT_CMD_DIFF && cfg->n_files != 2) {

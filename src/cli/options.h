@@ -15,6 +15,7 @@
 #define DBT_MAX_PIDS 64
 #define DBT_MAX_CLASS_OVERRIDES 32
 #define DBT_MAX_PORTS 16
+#define DBT_MAX_CAPTURES 8                   /* report: captures of several hosts */
 #define DBT_MAX_CGROUPS 16
 #define DBT_CGROUP_PATH_MAX 256
 #define DBT_DEFAULT_LISTEN "127.0.0.1:9464"  /* serve: loopback unless asked */
@@ -62,6 +63,11 @@ struct dbt_config {
 	bool all;               /* top, report: every thread class, none folded into "other" */
 	unsigned short ports[DBT_MAX_PORTS];  /* --port: only these service ports in the port rows */
 	int n_ports;
+	const char *netns;      /* --netns as given */
+	/* --netns resolved by main (sysinfo/netns.h): the namespace file and
+	 * its inode; netns_inum 0: every namespace */
+	char netns_path[256];
+	uint32_t netns_inum;
 	const char *comm;       /* only processes with this comm */
 	struct tclass_override classes[DBT_MAX_CLASS_OVERRIDES];  /* --class NAME=GLOB */
 	int n_classes;
@@ -80,7 +86,7 @@ struct dbt_config {
 	const char *root;       /* check: read /proc, /sys, /etc under this tree; NULL: "/" */
 	const char *listen;     /* serve: HOST:PORT, [V6]:PORT or :PORT */
 	int top_n;              /* serve, report, diff: classes, ports, devices kept */
-	const char *files[2];   /* report: the capture; diff: before and after */
+	const char *files[DBT_MAX_CAPTURES];   /* report: the captures (the first in full); diff: before and after */
 	int n_files;
 	enum proc_group_by group_by;  /* --group-by: how processes form groups */
 	const char *cgroups[DBT_MAX_CGROUPS];  /* --cgroup as given */

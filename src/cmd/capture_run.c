@@ -32,6 +32,7 @@ int capture_run_open(struct capture_run *c, const struct dbt_config *cfg)
 void capture_run_probes(struct capture_run *c, const struct collectors *col)
 {
 	host_info_read(NULL, &c->meta.host);
+	snprintf(c->meta.host.netns, sizeof(c->meta.host.netns), "%s", c->cfg->netns ? c->cfg->netns : "");
 	c->meta.probes = col->reports;
 	c->meta.n_probes = FAM_COUNT;
 	c->cpu0 = self_cpu_seconds();

@@ -19,17 +19,19 @@ int cmd_report(const struct dbt_config *cfg);
 int cmd_diff(const struct dbt_config *cfg);
 int cmd_record(const struct dbt_config *cfg);
 
-/* report's work: the capture in read, its HTML page written to out
- * (complete or not at all; all: every thread class a row). Returns an
- * exit code after one line on stderr ("wrote OUT" when it worked). */
-int cmd_report_write(const char *in, const char *out, int top_n, bool all);
+/* report's work: the captures in[0..n_in) read, the first's HTML page
+ * (with the others joined to it) written to out (complete or not at all;
+ * all: every thread class a row). Returns an exit code after one line on
+ * stderr ("wrote OUT" when it worked). */
+int cmd_report_write(const char *const *in, int n_in, const char *out, int top_n, bool all);
 
 /* What the collectors take of the command line. */
 static inline struct collect_config cmd_collect_config(const struct dbt_config *cfg)
 {
 	struct collect_config cc = { .families = cfg->families, .sample_hz = cfg->sample_hz,
 				     .count_clock_syscalls = cfg->count_clock_syscalls,
-				     .btf_path = cfg->btf_path };
+				     .btf_path = cfg->btf_path, .netns_inum = cfg->netns_inum,
+				     .netns_path = cfg->netns_inum ? cfg->netns_path : NULL };
 
 	for (int f = 0; f < FAM_COUNT; f++)
 		cc.attach[f] = cfg->attach[f];

@@ -15,7 +15,8 @@ static const struct dbt_subcommand items[] = {
 	{ "record", DBT_CMD_RECORD, cmd_record, "-- PROGRAM", "run PROGRAM [ARGS...], capture exactly its run (-o FILE)" },
 	{ "check", DBT_CMD_CHECK, cmd_check, "", "static audit of the host's settings, no eBPF (exit 1: a warning)" },
 	{ "serve", DBT_CMD_SERVE, cmd_serve, "", "Prometheus exporter: /metrics on --listen" },
-	{ "report", DBT_CMD_REPORT, cmd_report, "CAPTURE", "one self-contained HTML page of a capture (-o FILE.html)" },
+	{ "report", DBT_CMD_REPORT, cmd_report, "CAPTURE [CAPTURE...]", "one self-contained HTML page of a capture "
+	  "(-o FILE.html); other hosts' captures after it are joined port by port" },
 	{ "diff", DBT_CMD_DIFF, cmd_diff, "BEFORE AFTER", "two captures side by side, change and direction" },
 	{ "probes", DBT_CMD_PROBES, cmd_probes, "", "list each probe family's attach path on this kernel" },
 	{ "version", DBT_CMD_VERSION, cmd_version, "", "print the version" },

@@ -133,7 +133,7 @@ static int run(struct record_ctx *r, struct dbt_config *cfg, struct collectors *
 	rc = capture_run_finish(&r->cap, col, &res, reason, complete);
 	session_result_free(&res);
 	if (!rc && cfg->report)
-		rc = cmd_report_write(r->cap.out, cfg->report, cfg->top_n, cfg->all);
+		rc = cmd_report_write(&r->cap.out, 1, cfg->report, cfg->top_n, cfg->all);
 	/* the program's status, unless dbtrace failed at its own job */
 	return rc ? rc : code;
 }

@@ -1,6 +1,7 @@
-/* `dbtrace report CAPTURE [-o FILE.html]`: one capture as one HTML page,
- * written through out/atomic_file, so a failed or interrupted report
- * leaves the old file (or none). */
+/* `dbtrace report CAPTURE [CAPTURE...] [-o FILE.html]`: one capture as one
+ * HTML page (the first; the others are other hosts' captures, joined with
+ * its ports in "Hosts joined"), written through out/atomic_file, so a
+ * failed or interrupted report leaves the old file (or none). */
 #define _GNU_SOURCE
 #include "cmd/cmd.h"
 #include "core/log.h"
@@ -73,17 +74,42 @@ int cmd_report(const struct dbt_config *cfg)
 		}
 		out = path;
 	}
-	return cmd_report_write(in, out, cfg->top_n, cfg->all);
+	return cmd_report_write(cfg->files, cfg->n_files, out, cfg->top_n, cfg->all);
 }
 
-int cmd_report_write(const char *in, const char *out, int top_n, bool all)
+/* The captures of the other hosts, after the first. */
+static int read_others(const char *const *in, int n, const char *out, struct capture *caps, int *n_read)
+{
+	char err[512];
+
+	*n_read = 0;
+	for (int i = 1; i < n; i++) {
+		if (same_file(in[i], out)) {
+			log_err("refusing to write the report over the capture %s", in[i]);
+			return DBT_EXIT_USAGE;
+		}
+		if (capture_read_file(in[i], &caps[i - 1], err, sizeof(err))) {
+			log_err("%s", err);
+			return DBT_EXIT_USAGE;
+		}
+		(*n_read)++;
+	}
+	return 0;
+}
+
+int cmd_report_write(const char *const *in_files, int n_in, const char *out, int top_n, bool all)
 {
 	struct report_opts o = { .top_n = top_n, .all = all, .generator = "dbtrace " DBTRACE_VERSION };
+	struct capture others[DBT_MAX_CAPTURES - 1];
+	const struct capture *other_ptrs[DBT_MAX_CAPTURES - 1];
+	const char *in = in_files[0];
 	sigset_t block, old;
 	struct capture cap;
+	int rc, n_others = 0;
 	char err[512];
-	int rc;
 
+	if (n_in > DBT_MAX_CAPTURES)
+		n_in = DBT_MAX_CAPTURES;
 	if (same_file(in, out)) {
 		log_err("refusing to write the report over the capture %s", in);
 		return DBT_EXIT_USAGE;
@@ -92,6 +118,17 @@ int cmd_report_write(const char *in, const char *out, int top_n, bool all)
 		log_err("%s", err);
 		return DBT_EXIT_USAGE;
 	}
+	rc = read_others(in_files, n_in, out, others, &n_others);
+	if (rc) {
+		for (int i = 0; i < n_others; i++)
+			capture_free(&others[i]);
+		capture_free(&cap);
+		return rc;
+	}
+	for (int i = 0; i < n_others; i++)
+		other_ptrs[i] = &others[i];
+	o.others = other_ptrs;
+	o.n_others = n_others;
 	/* Ctrl-C while writing still removes the temporary file (record
 	 * holds them blocked already: this keeps them so) */
 	sigemptyset(&block);
@@ -102,6 +139,8 @@ int cmd_report_write(const char *in, const char *out, int top_n, bool all)
 	rc = write_atomic(out, &cap, &o, err, sizeof(err));
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	capture_free(&cap);
+	for (int i = 0; i < n_others; i++)
+		capture_free(&others[i]);
 	if (rc) {
 		log_err("%s", err);
 		/* the path is the user's to fix; a full disk is not */

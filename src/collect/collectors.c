@@ -39,7 +39,8 @@ int collectors_open(struct collectors *c, const struct collect_config *cc)
 		c->on[FAM_CLOCK] = !clock_collector_open(&c->clock, cc ? cc->sample_hz : 0, cc && cc->count_clock_syscalls,
 							 &c->reports[FAM_CLOCK], &c->kernel);
 	if (!c->reports[FAM_NET].disabled)
-		c->on[FAM_NET] = !net_collector_open(&c->net, &c->reports[FAM_NET], &c->kernel);
+		c->on[FAM_NET] = !net_collector_open(&c->net, &c->reports[FAM_NET], &c->kernel,
+						     cc ? cc->netns_inum : 0, cc ? cc->netns_path : NULL);
 	if (!c->reports[FAM_LOSS].disabled)
 		c->on[FAM_LOSS] = !loss_collector_open(&c->loss, &c->reports[FAM_LOSS], &c->kernel);
 	/* the plans are done: the parsed BTF would stay in dbtrace's RSS */

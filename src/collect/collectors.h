@@ -22,6 +22,8 @@ struct collect_config {
 	bool count_clock_syscalls;     /* clock: syscall tracepoints allowed (every syscall pays) */
 	const char *attach[FAM_COUNT]; /* --attach: the one path to try per family; NULL: the plan's order */
 	const char *btf_path;          /* --btf: the BTF to relocate against; NULL: the kernel's */
+	uint32_t netns_inum;           /* --netns: the net family's one namespace; 0: all */
+	const char *netns_path;        /* its file */
 };
 
 struct collectors {

@@ -51,6 +51,7 @@ static int recv_prototype(struct plan_handle *h)
 static int skel_prepare(struct plan_handle *h, const struct plan_variant *v, struct probe_report *rep)
 {
 	struct net_bpf *s = h->skel;
+	const struct net_collector *nc = h->ctx;
 	bool kprobe = !strcmp(v->suffix, "_kp"), typed = !kprobe && strcmp(v->suffix, "_raw");
 	bool hash = !typed || !bpf_feature_or_note(h->kernel, FEAT_SK_STORAGE_TRACING, rep,
 						    "socket state in a hash");
@@ -59,6 +60,7 @@ static int skel_prepare(struct plan_handle *h, const struct plan_variant *v, str
 	if (kprobe || !strcmp(v->suffix, "_fe"))
 		err = recv_prototype(h);
 	s->rodata->socks_in_hash = hash;
+	s->rodata->only_netns = nc->scope_path ? nc->self_netns : 0;
 	/* kprobes are skipped where fentry and tracepoints are not
 	 * (bpf/net.bpf.c, "events the kernel skipped") */
 	s->rodata->recover_skipped = kprobe;
@@ -91,7 +93,8 @@ static const struct plan_family family = {
 	.loaded = fill_free_slots,
 };
 
-int net_collector_open(struct net_collector *c, struct probe_report *rep, struct bpf_features *kernel)
+int net_collector_open(struct net_collector *c, struct probe_report *rep, struct bpf_features *kernel,
+		       uint32_t scope_inum, const char *scope_path)
 {
 	struct net_bpf *s;
 	size_t vsize;
@@ -99,10 +102,17 @@ int net_collector_open(struct net_collector *c, struct probe_report *rep, struct
 
 	memset(c, 0, sizeof(*c));
 	c->h.kernel = kernel;
+	c->h.ctx = c;
 	c->ncpus = percpu_ncpus();
 	if (c->ncpus <= 0)
 		return c->ncpus ? c->ncpus : -EINVAL;
 	c->self_netns = netns_self(NULL);
+	if (scope_inum) {
+		/* the namespace measured stands for "this host": its devices
+		 * are the rows' own, read from inside it */
+		c->self_netns = scope_inum;
+		c->scope_path = scope_path;
+	}
 	/* per-CPU values come as ncpus copies, each rounded to 8 bytes */
 	vsize = sizeof(struct dbt_net_port) > sizeof(struct dbt_net_dev) ? sizeof(struct dbt_net_port)
 									   : sizeof(struct dbt_net_dev);
@@ -492,7 +502,9 @@ int net_collector_read(struct net_collector *c, struct net_snapshot *snap)
 		err = read_ports(c, &t);
 	if (err)
 		return err;
-	err = read_here(&own);
+	err = c->scope_path ? netns_run(c->scope_path, read_here, &own) : read_here(&own);
+	if (err == -ENOTRECOVERABLE)
+		return err;
 	if (err)
 		log_debug("net: cannot read /proc/net/dev: %s", strerror(-err));
 	err = merge_links(c, snap, c->self_netns, "", own.n_links, true);

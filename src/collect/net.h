@@ -43,6 +43,9 @@ struct net_collector {
 	uint64_t failed;               /* map-full losses at the last read */
 	struct net_port_slots slots;   /* which port holds which slot, to give quiet ones back */
 	int tail_fd;                   /* net_tail_ns: each slot's slow-tail threshold */
+	/* --netns: the one namespace measured (its inode, in self_netns) and
+	 * its file, where its link counters are read; NULL: dbtrace's own */
+	const char *scope_path;
 	/* each slot's staged totals at the last read (NULL: none yet) and
 	 * the incarnation they were of, for the next threshold */
 	__u64 *tail_prev[DBT_NET_MAX_PORTS];
@@ -50,7 +53,10 @@ struct net_collector {
 	uint64_t slots_reclaimed;
 };
 
-int net_collector_open(struct net_collector *c, struct probe_report *rep, struct bpf_features *kernel);
+/* scope_inum, scope_path: --netns, the one network namespace whose
+ * sockets and devices are measured (0, NULL: every namespace). */
+int net_collector_open(struct net_collector *c, struct probe_report *rep, struct bpf_features *kernel,
+		       uint32_t scope_inum, const char *scope_path);
 /* Fills snap (emptied first). */
 int net_collector_read(struct net_collector *c, struct net_snapshot *snap);
 /* Events the kernel skipped plus samples lost to full maps, so far. */

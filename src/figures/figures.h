@@ -48,6 +48,10 @@ extern const struct fig_table fig_softnet;
  * capture's overhead.bpf). Rows: struct bpf_cost_row. */
 extern const struct fig_table fig_bpf;
 
+/* A service port joined across two hosts' captures (not a capture
+ * section: diff's "joined"). Rows: struct net_joined. */
+extern const struct fig_table fig_joined;
+
 /* All sections, for the docs. */
 extern const struct fig_table *const fig_sections[];
 extern const int fig_n_sections;

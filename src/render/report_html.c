@@ -4,6 +4,7 @@
  * page's script errors, which a test reads), asset_report_js (at the end:
  * the heatmap, the sortable tables): src/render/report*, compiled in */
 #include "render/report_assets.h"
+#include "render/report_hosts.h"
 #include "render/report_stages.h"
 #include "render/report_table.h"
 #include "core/vec.h"
@@ -917,6 +918,17 @@ static void loss_section(FILE *f, const struct capture *c, int top_n)
 	fputs("</tbody></table>\n</section>\n", f);
 }
 
+/* This capture's ports joined with the other hosts' (render/report_hosts.h). */
+static void hosts_section(FILE *f, const struct capture *c, const struct report_opts *o)
+{
+	const struct capture *caps[DBT_JOIN_HOSTS] = { c };
+	int n = 1;
+
+	for (int i = 0; o && i < o->n_others && n < DBT_JOIN_HOSTS; i++)
+		caps[n++] = o->others[i];
+	report_hosts_section(f, caps, n);
+}
+
 int report_html_write(FILE *f, const struct capture *c, const struct report_opts *o)
 {
 	int top_n = o && o->top_n > 0 ? o->top_n : 20, err;
@@ -934,6 +946,7 @@ int report_html_write(FILE *f, const struct capture *c, const struct report_opts
 	if (err)
 		return err;
 	net_section(f, c, top_n);
+	hosts_section(f, c, o);
 	loss_section(f, c, top_n);
 	clock_section(f, c, top_n);
 	overhead_section(f, c);

@@ -21,6 +21,10 @@ struct report_opts {
 	int top_n;                     /* thread classes, devices and ports shown */
 	bool all;                      /* every thread class: none folded into "other" */
 	const char *generator;         /* "dbtrace 0.1.0" */
+	/* captures of other hosts, joined with this one's ports (section
+	 * "Hosts joined"); n_others 0: none */
+	const struct capture *const *others;
+	int n_others;
 };
 
 /* Returns 0 or -EIO. */

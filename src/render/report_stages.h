@@ -8,6 +8,13 @@
 #include <stdio.h>
 #include "model/net_model.h"
 
+/* A bar of n parts (names, mean µs, colours) as wide as their sum, each
+ * as wide as its share; a part that is NAN or negative takes no room. */
+void report_bar(FILE *f, const char *caption, int n, const char *const *names, const double *us,
+		const char *const *colours);
+/* The colour of a stage (enum dbt_net_stage) in every bar. */
+const char *report_stage_colour(int stage);
+
 /* The bars of the first n ports of ni that have staged requests; nothing
  * when none has. */
 void report_stage_bars(FILE *f, const struct net_interval *ni, int n);

@@ -8,6 +8,10 @@ struct host_info {
 	int cpus;                       /* online CPUs */
 	char clocksource[64];
 	char cmdline[4096];
+	/* --netns as given: the network namespace the net family measured,
+	 * which stands for this host in a report of several; "": all of them
+	 * (not read from the host: the capture sets it) */
+	char netns[256];
 };
 
 /* Fills info from uname(2) and ROOT/proc, ROOT/sys; fields that cannot be

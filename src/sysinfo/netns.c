@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/nsfs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -115,4 +117,29 @@ int netns_run(const char *path, int (*fn)(void *ctx), void *ctx)
 		rc = -ENOTRECOVERABLE;
 	close(self);
 	return rc;
+}
+
+int netns_resolve(const char *text, char *path, size_t pathlen, uint32_t *inum)
+{
+	struct stat st;
+	int fd, type;
+
+	if (!text[0])
+		return -ENOENT;
+	if (strchr(text, '/'))
+		snprintf(path, pathlen, "%s", text);
+	else
+		snprintf(path, pathlen, "/run/netns/%s", text);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -ENOENT;
+	/* nsfs says what a namespace file is (4.11) */
+	type = ioctl(fd, NS_GET_NSTYPE);
+	if (type != CLONE_NEWNET || fstat(fd, &st)) {
+		close(fd);
+		return -EINVAL;
+	}
+	close(fd);
+	*inum = (uint32_t)st.st_ino;
+	return 0;
 }

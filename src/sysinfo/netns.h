@@ -20,6 +20,12 @@ uint32_t netns_self(const char *root);
 int netns_find(const char *root, uint32_t inum, char *path, size_t pathlen, char *name,
 	       size_t namelen);
 
+/* --netns NAME|PATH: the namespace file (NAME: /run/netns/NAME, as `ip
+ * netns` names them; a text with a '/': that path, e.g. /proc/PID/ns/net)
+ * into path, and its inode. Returns 0, -ENOENT (no such file) or -EINVAL
+ * (a file that is not a network namespace). */
+int netns_resolve(const char *text, char *path, size_t pathlen, uint32_t *inum);
+
 /* Runs fn(ctx) with the calling thread inside the namespace at path and
  * switches back. Returns fn's result, or -errno when the switch failed
  * (fn then does not run). A failure to switch back is fatal to correctness

@@ -51,6 +51,8 @@
  *   server_read_p50_us= server_read_mean_us= (from the request's receive
  *   timestamp to the return of the server's read of it)
  *   server_service_mean_us= (from that read's return to the reply's stamp)
+ *   client_mean_us= (the client's: its send's start to the reply's
+ *   receive timestamp)
  * Each request is timed between instants the kernel itself stamped: both
  * sockets ask for software receive timestamps (SO_TIMESTAMPING), the
  * instant each request or reply entered the receive path, a few µs before
@@ -519,9 +521,9 @@ static void conn_report(struct conn *c, const struct opts *o, const char *name, 
 		       "client_slow_p50_us=%.1f",
 		       pct_us(o, srx, reply, n, 0, 50), pct_us(o, srx, reply, n, 1, 50),
 		       pct_us(o, start, rx, n, 0, 50), pct_us(o, start, rx, n, 1, 50));
-	printf(" server_read_p50_us=%.1f server_read_mean_us=%.1f server_service_mean_us=%.1f",
+	printf(" server_read_p50_us=%.1f server_read_mean_us=%.1f server_service_mean_us=%.1f client_mean_us=%.1f",
 	       pct_us(o, srx, c->s.read.ns, n, -1, 50), mean_us(srx, c->s.read.ns, n),
-	       mean_us(c->s.read.ns, reply, n));
+	       mean_us(c->s.read.ns, reply, n), mean_us(start, rx, n));
 	if (o->tx_stamps && c->s.txts.n >= n)
 		printf(" server_host_p50_us=%.1f server_host_p99_us=%.1f server_host_mean_us=%.1f",
 		       pct_us(o, srx, c->s.txts.ns, n, -1, 50), pct_us(o, srx, c->s.txts.ns, n, -1, 99),

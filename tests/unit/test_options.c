@@ -381,9 +381,14 @@ static void test_serve_report_diff(void **state)
 	assert_string_equal(cfg.files[0], "run.json");
 	assert_string_equal(cfg.output, "run.html");
 	assert_int_equal(parse(&cfg, err, 1, "report"), -EINVAL);
-	assert_string_equal(err, "report needs one capture file: dbtrace report CAPTURE.json [-o FILE.html]");
-	assert_int_equal(parse(&cfg, err, 3, "report", "a.json", "b.json"), -EINVAL);
-	assert_string_equal(err, "unexpected argument 'b.json'");
+	assert_string_equal(err, "report needs a capture file: dbtrace report CAPTURE.json [OTHER_HOST.json...] "
+				 "[-o FILE.html]");
+	/* several hosts' captures: the first in full, the others joined */
+	assert_int_equal(parse(&cfg, err, 3, "report", "a.json", "b.json"), 0);
+	assert_int_equal(cfg.n_files, 2);
+	assert_string_equal(cfg.files[1], "b.json");
+	assert_int_equal(parse(&cfg, err, 10, "report", "1", "2", "3", "4", "5", "6", "7", "8", "9"), -EINVAL);
+	assert_string_equal(err, "unexpected argument '9'");
 	assert_int_equal(parse(&cfg, err, 4, "report", "a.json", "-o", "-"), -EINVAL);
 	assert_string_equal(err, "report writes a file: give -o FILE.html");
 	assert_int_equal(parse(&cfg, err, 2, "report", ""), -EINVAL);
