@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define FINDING_MAX_EVIDENCE 16
+#define FINDING_MAX_EVIDENCE 24
 
 enum finding_severity { SEV_INFO, SEV_WARNING, SEV_CRITICAL };
 

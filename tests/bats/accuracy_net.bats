@@ -406,12 +406,8 @@ map_reader() {
 	tx_backlog "$NSA" "$VA" >"$SCRATCH/backlog"
 	wait "$cap"
 	"$VALIDATE" "$SCRATCH/run.json"
-	local backlog want got
-	# the middle of the flood: the queue fills in its first few ms
-	backlog="$(sort -n "$SCRATCH/backlog" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
-	echo "tc backlog samples: $(wc -l <"$SCRATCH/backlog"), median $backlog bytes"
-	[ "$(wc -l <"$SCRATCH/backlog")" -ge 10 ]
-	want="$(awk -v b="$backlog" -v r="$rate_mbit" 'BEGIN { printf "%.1f", b * 8 / r }')"   # bytes*8 / (Mbit/s) = us
+	local want got
+	want="$(backlog_wait_us "$SCRATCH/backlog" "$rate_mbit")"
 	got="$(jq -r --arg d "$VA" --arg n "$NSA" '.net.devices[] | select(.name == $d and .netns == $n) | .txq_p50_us' "$SCRATCH/run.json")"
 	echo "$VA: $(jq -r --arg d "$VA" --arg n "$NSA" '.net.devices[] | select(.name == $d and .netns == $n) | "\(.txq_packets) packets, p99 \(.txq_p99_us) us, drops \(.drops)"' "$SCRATCH/run.json")"
 	check "tx queue p50 (us) vs backlog*8/rate" "$got" "$want" 15

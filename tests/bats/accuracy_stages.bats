@@ -180,11 +180,8 @@ at_most() {
 	"$VALIDATE" "$SCRATCH/run.json"
 	LOADOUT="$SCRATCH/run.json.load"
 	PORT="$(load_field "$LOADOUT" port)"
-	local backlog want
-	backlog="$(sort -n "$SCRATCH/backlog" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
-	echo "tc backlog samples: $(wc -l <"$SCRATCH/backlog"), median $backlog bytes"
-	[ "$(wc -l <"$SCRATCH/backlog")" -ge 10 ]
-	want="$(awk -v b="$backlog" -v r="$rate_mbit" 'BEGIN { printf "%.1f", b * 8 / r }')"
+	local want
+	want="$(backlog_wait_us "$SCRATCH/backlog" "$rate_mbit")"
 	check "server tx stage p50 (us) vs backlog*8/rate" "$(stage "$PORT" server .p50_us.tx)" "$want" 15
 	at_least "tx % of the server's time on host" "$(share "$PORT" server tx)" 80
 	check_adds_up "$PORT" server

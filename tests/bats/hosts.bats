@@ -1,26 +1,27 @@
 #!/usr/bin/env bats
 # Two hosts joined: a capture of each end of a connection (--netns: two
-# namespaces on one kernel stand for two hosts, a router namespace
-# between them), and `dbtrace report client.json server.json` joins the
+# namespaces on one kernel stand for two hosts, with the loss tests'
+# router namespace between them, helpers/loss.bash: the client in NSA,
+# the server in NSB), and `dbtrace report client.json server.json` joins the
 # port: the client's outside stage split into the server host's time on
 # host and the network between. Each figure against the load's own
 # timing (rr_timed -T: the packets' receive and transmit timestamps).
 
 load helpers/common
 load helpers/accuracy
-load helpers/net_load
+load helpers/loss
 bats_require_minimum_version 1.5.0
 
 setup() {
 	make_scratch
-	netns_routed_init dbth
+	router_init dbth
 	MISSES=0
 }
 
 teardown() {
 	stop_bg
 	[ -n "${CAP2_PID:-}" ] && kill "$CAP2_PID" 2>/dev/null
-	netns_routed_delete
+	router_delete
 	remove_scratch
 }
 
@@ -30,12 +31,12 @@ teardown() {
 two_captures() {
 	local secs="$1"
 	shift
-	"$DBTRACE" capture --families net --netns "$NSS" -d "$secs" -i 1 -o "$SCRATCH/server.json" \
+	"$DBTRACE" capture --families net --netns "$NSB" -d "$secs" -i 1 -o "$SCRATCH/server.json" \
 		2>"$SCRATCH/err2" &
 	CAP2_PID=$!
-	CAPTURE_OPTS=(--families net --netns "$NSC")
+	CAPTURE_OPTS=(--families net --netns "$NSA")
 	capture_around "$SCRATCH/client.json" "$secs" "$TOOLS/rr_timed" -c "$OTHER_CPU" -S "$LOAD_CPU" \
-		-a 10.241.2.2 -N "/run/netns/$NSS,/run/netns/$NSC" "$@"
+		-a 10.232.2.2 -N "/run/netns/$NSB,/run/netns/$NSA" "$@"
 	wait "$CAP2_PID"
 	CAP2_PID=
 	"$VALIDATE" "$SCRATCH/client.json"
@@ -55,15 +56,15 @@ joined() {
 }
 
 @test "--netns: each capture holds its own namespace's end of the connection, and says which" {
-	netns_routed_create
+	router_create
 	two_captures 4 -d 2 -H 500
-	[ "$(jq -r .host.netns "$SCRATCH/client.json")" = "$NSC" ]
-	[ "$(jq -r .host.netns "$SCRATCH/server.json")" = "$NSS" ]
+	[ "$(jq -r .host.netns "$SCRATCH/client.json")" = "$NSA" ]
+	[ "$(jq -r .host.netns "$SCRATCH/server.json")" = "$NSB" ]
 	# each end in its own capture only, the router's devices in neither
 	[ "$(jq -r --argjson p "$PORT" '[.net.ports[] | select(.port == $p) | .role] | join(",")' "$SCRATCH/client.json")" = client ]
 	[ "$(jq -r --argjson p "$PORT" '[.net.ports[] | select(.port == $p) | .role] | join(",")' "$SCRATCH/server.json")" = server ]
-	[ "$(jq -r --arg d "$RC" '[.net.devices[] | select(.name == $d)] | length' "$SCRATCH/client.json")" = 0 ]
-	[ "$(jq -r --arg d "${RC}x" '[.net.devices[] | select(.name == $d)] | length' "$SCRATCH/client.json")" = 1 ]
+	[ "$(jq -r '[.net.devices[] | select(.name == "ra" or .name == "rb" or .name == "vb")] | length' "$SCRATCH/client.json")" = 0 ]
+	[ "$(jq -r '[.net.devices[] | select(.name == "va")] | length' "$SCRATCH/client.json")" = 1 ]
 	# every request counted on both ends
 	check "client requests" "$(port_field "$PORT" client requests "$SCRATCH/client.json")" \
 		"$(load_field "$LOADOUT" transactions)" 0
@@ -82,7 +83,7 @@ joined() {
 # up to the client's total.
 @test "report joins two hosts: the server's time on host within 5% of the packets', the parts make the client's total" {
 	skip_in_vm "veth's transmit timestamps and the router's path take tens of us there"
-	netns_routed_create
+	router_create
 	two_captures 5 -d 3 -H 500 -T
 	grep -q '<section id="hosts">' "$SCRATCH/run.html"
 	check "joined: the server's time on host (us)" "$(joined 9)" "$(load_field "$LOADOUT" server_host_mean_us)" 5
@@ -111,10 +112,10 @@ joined() {
 # say. sch_netem loads in the VM rings, not on every host.
 # bats test_tags=vm
 @test "report joins two hosts with netem 1ms between them: 2 ms between the hosts within 5%" {
-	netns_routed_create
-	run tc -n "$NSR" qdisc add dev "$RC" root netem delay 1ms
+	router_create
+	run tc -n "$NSR" qdisc add dev ra root netem delay 1ms
 	[ "$status" -eq 0 ] || skip "sch_netem does not load here: tc said: $output"
-	tc -n "$NSR" qdisc add dev "$RS" root netem delay 1ms
+	tc -n "$NSR" qdisc add dev rb root netem delay 1ms
 	# a 2 ms server: under qemu TCG the receive path below TCP, in the
 	# packets' time on host and not in dbtrace's, takes ~30 us (-3.9%
 	# of a 0.5 ms server's in one 6.1 run)

@@ -116,7 +116,23 @@ static void test_severity_and_roles(void **state)
 	net_interval_free(&ni);
 }
 
-/* Both fire for port 3306: bimodal_response gets the waits. */
+/* The client's slow tail, known stage by stage: 4% of its staged
+ * requests took 200 ms more than the rest, all of it outside the host. */
+static void slow_tail(struct net_port_stats *p)
+{
+	for (int st = 0; st < DBT_NET_STAGES; st++)
+		p->tail_extra_by_stage_us[st] = NAN;
+	p->tail = 400;
+	p->tail_pct = 4;
+	p->tail_extra_us = 200000;
+	p->tail_stage = DBT_NET_STAGE_OUTSIDE;
+	p->tail_extra_by_stage_us[DBT_NET_STAGE_OUTSIDE] = 200000;
+	p->tail_stage_pct = 100;
+}
+
+/* Both fire for port 3306: bimodal_response gets the waits, beside the
+ * stage its slow tail spent its time in (all of its evidence kept: the
+ * waits were once dropped past the evidence's room). */
 static void test_join_into_bimodal(void **state)
 {
 	struct finding_list out = { 0 };
@@ -126,6 +142,7 @@ static void test_join_into_bimodal(void **state)
 
 	bimodal_config_default(&b);
 	window(&ni, 400, 0, true);
+	slow_tail(&ni.ports[1]);
 	assert_int_equal(bimodal_response_check(&ni, &b, 0, &out), 0);
 	assert_int_equal(check(&ni, &out), 0);
 	retransmit_timeouts_join(&out);
@@ -133,7 +150,13 @@ static void test_join_into_bimodal(void **state)
 	assert_non_null(f);
 	assert_true(ev(f, "rto_waits")->num == 400);
 	assert_true(ev(f, "rto_ms")->num == 204);
+	assert_string_equal(ev(f, "slow_stage")->text, "outside");
+	assert_true(ev(f, "slow_stage_pct")->num == 100);
 	assert_non_null(strstr(f->hint, "the slow group is retransmissions"));
+	assert_non_null(strstr(f->hint, "in the outside stage (the network and the peer"));
+	f = find_id(&out, "retransmit_timeouts");
+	assert_non_null(f);
+	assert_string_equal(ev(f, "slow_stage")->text, "outside");
 	findings_free(&out);
 	net_interval_free(&ni);
 }

@@ -94,47 +94,16 @@ while time.monotonic() - t0 < secs:
 print("sent=%d bursts=%d" % (sent, bursts))' "$2" "$3" "$4" "$5" "$6"
 }
 
-# Three namespaces in a row, a client, a router and a server, so that two
-# captures scoped to the ends (--netns) stand for two hosts with a network
-# between them whose delay is neither's: netns_routed_init PREFIX names
-# them (NSC NSR NSS, unique per test run); netns_routed_create makes
-# NSC 10.241.1.2 - NSR 10.241.1.1 | 10.241.2.1 - NSS 10.241.2.2, veth
-# pairs between, the router forwarding; netns_routed_delete removes them.
-# RC and RS are the router's ends toward the client and the server (its
-# egress each way).
-netns_routed_init() {
-	NSC="${1}C$$"
-	NSR="${1}R$$"
-	NSS="${1}S$$"
-	RC="${1}rc$$"
-	RS="${1}rs$$"
-}
-
-netns_routed_create() {
-	local ns
-	for ns in "$NSC" "$NSR" "$NSS"; do
-		ip netns add "$ns"
-		ip -n "$ns" link set lo up
-	done
-	ip link add "${RC}x" netns "$NSC" type veth peer name "$RC" netns "$NSR"
-	ip link add "${RS}x" netns "$NSS" type veth peer name "$RS" netns "$NSR"
-	ip -n "$NSC" addr add 10.241.1.2/24 dev "${RC}x"
-	ip -n "$NSR" addr add 10.241.1.1/24 dev "$RC"
-	ip -n "$NSR" addr add 10.241.2.1/24 dev "$RS"
-	ip -n "$NSS" addr add 10.241.2.2/24 dev "${RS}x"
-	ip -n "$NSC" link set "${RC}x" up
-	ip -n "$NSS" link set "${RS}x" up
-	ip -n "$NSR" link set "$RC" up
-	ip -n "$NSR" link set "$RS" up
-	ip -n "$NSC" route add default via 10.241.1.1
-	ip -n "$NSS" route add default via 10.241.2.1
-	ip netns exec "$NSR" sysctl -qw net.ipv4.ip_forward=1
-}
-
-netns_routed_delete() {
-	local ns
-	for ns in "${NSC:-}" "${NSR:-}" "${NSS:-}"; do
-		[ -n "$ns" ] && ip netns del "$ns" 2>/dev/null
-	done
-	return 0
+# backlog_wait_us FILE RATE_MBIT: how long a packet waits behind the
+# median of tx_backlog's samples in FILE at the shaper's rate, backlog x 8
+# / rate (bytes x 8 / (Mbit/s) = us); says the samples on stderr and
+# fails with fewer than 10 of them.
+backlog_wait_us() {
+	local n backlog
+	n="$(wc -l <"$1")"
+	# the middle of the flood: the queue fills in its first few ms
+	backlog="$(sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
+	echo "tc backlog samples: $n, median $backlog bytes" >&2
+	[ "$n" -ge 10 ] || return 1
+	awk -v b="$backlog" -v r="$2" 'BEGIN { printf "%.1f\n", b * 8 / r }'
 }
