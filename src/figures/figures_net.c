@@ -184,9 +184,11 @@ static const struct fig_key_view stage_views[DBT_NET_STAGES] = {
 
 static bool has_tail(const void *row, int key, const void *ctx)
 {
+	const struct net_port_stats *p = row;
+
 	(void)key;
 	(void)ctx;
-	return ((const struct net_port_stats *)row)->tail > 0 && !isnan(((const struct net_port_stats *)row)->tail_extra_us);
+	return p->tail > 0 && !isnan(p->tail_extra_us);
 }
 
 enum { TEXT_TAIL_STAGE = 1 };
@@ -237,8 +239,9 @@ static const struct figure tail_figs[] = {
 	{ .name = "stage_share_pct", .unit = "%", .type = FIG_NUM, .offset = PORT(tail_stage_pct),
 	  .doc = "its % of `extra_us`" },
 };
-static const struct fig_table tail_table = { NULL, tail_figs, (int)(sizeof(tail_figs) / sizeof(tail_figs[0])), port_text,
-					     port_parse };
+static const struct fig_table tail_table = {
+	NULL, tail_figs, (int)(sizeof(tail_figs) / sizeof(tail_figs[0])), port_text, port_parse
+};
 
 static const struct figure stage_figs[] = {
 	{ .name = "requests", .type = FIG_COUNT, .offset = PORT(staged),
@@ -266,7 +269,8 @@ static const struct figure stage_figs[] = {
 		 "reply's first send), `tx` (that send to the reply's first segment leaving: handed to a device "
 		 "without a queue, or taken by the driver from the qdisc). `client`: `tx` (the request's send to "
 		 "its first segment leaving), `outside` (leaving to the reply's first segment reaching TCP "
-		 "here: the network and the peer, and this host's receive path below TCP), `rx` (to readable). A stage the role has not is `null`",
+		 "here: the network and the peer, and this host's receive path below TCP), `rx` (to readable). "
+		 "A stage the role has not is `null`",
 	  .diff = { FIG_LOWER, 5, 0.10, 0, "stage_%s_mean_us" }, .key_views = stage_views },
 	{ .name = "share_pct", .unit = "%", .type = FIG_NUM, .offset = PORT(stage_pct), .keys = &stages,
 	  .known = has_stage, .doc = "each stage's mean as % of `total_mean_us`" },

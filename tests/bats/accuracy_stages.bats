@@ -113,10 +113,11 @@ at_most() {
 # small beside it. In the qemu TCG guests the kernel's paths run ~30x
 # slower while the busy-wait does not: there the server takes 4 ms, the
 # shares of the other stages are printed, not held (the server thread's
-# wake-up alone, socket_wait, took 140 us in a 6.1 run and 420 us in a
-# 5.10 one, 6-9% of a 4 ms request), and the client's outside is held to
-# the server's time on host within 10% (it also holds the receive path
-# below TCP each way, ~120 us there: +4.9% in one 5.10 run).
+# wake-up alone, socket_wait, took 140 us in a 6.1 run, 6% of a 2 ms
+# request, and 420 us in a 5.10 one, 9% of a 4 ms one), and the client's
+# outside is held to the server's time on host within 10% (it also
+# holds the receive path below TCP each way, ~120 us there: +4.9% in one
+# 5.10 run).
 # In the 6.1 ring and the 5.10 one (the oldest kernel, socket state in a
 # hash, tcp_clock_cache read by CO-RE): the rt and 6.12 rings run the
 # net family's own accuracy test and every path's verifier check, and
