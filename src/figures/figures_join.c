@@ -8,19 +8,23 @@
 
 #define JOIN(field) offsetof(struct net_joined, field)
 
+/* The capture-style name of a part: net_join_part_name()'s, with '_'
+ * for ' ' ("client tx" -> "client_tx"), so the parts are named once. */
 static const char *part_name(int part)
 {
-	static const char *const names[NJ_PARTS] = {
-		[NJ_CLIENT_TX] = "client_tx",
-		[NJ_NETWORK] = "network",
-		[NJ_SERVER_RX] = "server_rx",
-		[NJ_SERVER_SOCKET_WAIT] = "server_socket_wait",
-		[NJ_SERVER_SERVER] = "server",
-		[NJ_SERVER_TX] = "server_tx",
-		[NJ_CLIENT_RX] = "client_rx",
-	};
+	static char names[NJ_PARTS][32];
 
-	return part >= 0 && part < NJ_PARTS ? names[part] : "?";
+	if (part < 0 || part >= NJ_PARTS)
+		return "?";
+	if (!names[part][0]) {
+		const char *from = net_join_part_name(part);
+		size_t i;
+
+		for (i = 0; from[i] && i < sizeof(names[part]) - 1; i++)
+			names[part][i] = from[i] == ' ' ? '_' : from[i];
+		names[part][i] = 0;
+	}
+	return names[part];
 }
 
 static const struct fig_keys parts = { NJ_PARTS, part_name, "<part>", false };
