@@ -39,31 +39,37 @@ rr_capture() {
 }
 
 # The four response percentiles against the load's own: p50 within pct%,
-# p99 within p99_pct% (default pct), or, with p99_pct "bracket", within
-# the p99s of the load's bracket of dbtrace's own instants (rr_timed:
-# _lo_p99_, _hi_p99_; a request's bounds hold its time between them, so
-# their p99s hold the p99), 3% beyond it (the fine histogram's bound).
+# p99 within p99_pct% (default pct). With p99_pct "bracket" (the qemu TCG
+# guest) each role is held to the load's bracket of dbtrace's own
+# instants instead (rr_timed: _lo_, _hi_; a request's bounds hold its time
+# between them, so their percentiles hold its percentile), 3% beyond it
+# (the fine histogram's bound), and the two roles' p50s summed to the
+# load's sum within pct% (check_bracketed: the offsets cancel there).
 check_response() {   # pct [p99_pct|bracket]
 	local role
 	for role in server client; do
 		echo "$role response_hist: $(port_field "$PORT" "$role" 'response_hist | {count, timed, sample_weight}' | jq -c .)"
-		check "$role response p50 (us)" "$(port_field "$PORT" "$role" response_p50_us)" \
-			"$(load_field "$LOADOUT" "${role}_p50_us")" "$1"
 		if [ "${2:-}" = bracket ]; then
-			echo "$role response p99, the load's own: $(load_field "$LOADOUT" "${role}_p99_us") us"
+			echo "$role response p50 and p99, the load's own: $(load_field "$LOADOUT" "${role}_p50_us")" \
+				"$(load_field "$LOADOUT" "${role}_p99_us") us"
 			check_between "$role response p99 (us)" "$(port_field "$PORT" "$role" response_p99_us)" \
 				"$(load_field "$LOADOUT" "${role}_lo_p99_us")" \
 				"$(load_field "$LOADOUT" "${role}_hi_p99_us")" 3
 		else
+			check "$role response p50 (us)" "$(port_field "$PORT" "$role" response_p50_us)" \
+				"$(load_field "$LOADOUT" "${role}_p50_us")" "$1"
 			check "$role response p99 (us)" "$(port_field "$PORT" "$role" response_p99_us)" \
 				"$(load_field "$LOADOUT" "${role}_p99_us")" "${2:-$1}"
 		fi
 	done
+	[ "${2:-}" != bracket ] ||
+		check_bracketed "response p50" "$LOADOUT" "$LOADOUT" "$(port_field "$PORT" server response_p50_us)" \
+			"$(port_field "$PORT" client response_p50_us)" "$1"
 }
 
-# How the 2 ms server's p99s are held: to the load's own within 5% on a
-# host, to the load's bracket in the emulated guest (see that test).
-vm_p99() { [ "${DBTRACE_VM:-0}" = 1 ] && echo bracket || echo 5; }
+# How the 2 ms server's percentiles are held: to the load's own within 5%
+# on a host, to the load's bracket in the emulated guest (see that test).
+vm_hold() { [ "${DBTRACE_VM:-0}" = 1 ] && echo bracket || echo 5; }
 
 # check_bracketed WHAT SERVER_SRC CLIENT_SRC SERVER_GOT CLIENT_GOT: for the
 # qemu TCG guest, dbtrace's server and client medians against what the
@@ -80,14 +86,14 @@ vm_p99() { [ "${DBTRACE_VM:-0}" = 1 ] && echo bracket || echo 5; }
 # sum within 5%: the offsets cancel there (the same 64-byte message on
 # the same path each way), a role's own error does not.
 check_bracketed() {
-	local what="$1" ssrc="$2" csrc="$3" sg="$4" cg="$5"
+	local what="$1" ssrc="$2" csrc="$3" sg="$4" cg="$5" sum_pct="${6:-5}"
 	check_between "server $what (us)" "$sg" "$(load_field "$ssrc" server_lo_p50_us)" \
 		"$(load_field "$ssrc" server_hi_p50_us)" 3
 	check_between "client $what (us)" "$cg" "$(load_field "$csrc" client_lo_p50_us)" \
 		"$(load_field "$csrc" client_hi_p50_us)" 3
 	check "server + client $what (us)" "$(awk -v a="$sg" -v b="$cg" 'BEGIN { print a + b }')" \
 		"$(awk -v a="$(load_field "$ssrc" server_p50_us)" -v b="$(load_field "$csrc" client_p50_us)" \
-			'BEGIN { print a + b }')" 5
+			'BEGIN { print a + b }')" "$sum_pct"
 }
 
 # window_medians STAMPS T0 T1 GROUP: the medians (nearest rank, us) over
@@ -148,18 +154,21 @@ interval_window() {
 	check "client requests" "$(port_field "$PORT" client requests)" "$(load_field "$LOADOUT" transactions)" 0
 	# 5%: the issue's bound. A log2 slot [1024, 2048) us interpolated
 	# puts a 2.0 ms p50 at ~1550 us (-23%) and the p99 at ~3000 (+30%).
-	# In the qemu TCG guest the p99s are held to the load's bracket of
-	# dbtrace's own instants (check_response): there the few requests in
-	# the tail are stalled by the emulator, which runs the two vCPUs in
-	# turns, and a stall between the load's stamp (the skb's receive
-	# time, its clock before send) and dbtrace's (readable, the send's
-	# entry) moves one and not the other: runs read the client's p99
-	# +23% and +13.5%, the server's -11.8%, against the load's own, all
-	# inside the bracket. On PREEMPT_RT the request may become readable
-	# after the client's send returned (softirqs run in threads), and the
-	# load bounds "readable" by the reader's own read return there
-	# (rr_timed: readable_bound=read_return).
-	check_response 5 "$(vm_p99)"
+	# In the qemu TCG guest the percentiles are held to the load's
+	# bracket of dbtrace's own instants (check_response): there the few
+	# requests in the tail are stalled by the emulator, which runs the
+	# two vCPUs in turns, and a stall between the load's stamp (the skb's
+	# receive time, its clock before send) and dbtrace's (readable, the
+	# send's entry) moves one and not the other: runs read the client's
+	# p99 +23% and +13.5%, the server's -11.8%, against the load's own,
+	# all inside the bracket. The medians move the same way by the
+	# emulated receive path itself (~100 us when the guest is slow: 5.10
+	# runs read the client's p50 +4.2% twice, the server's -2.4%), and
+	# their sum stays within 5% of the load's. On PREEMPT_RT the request
+	# may become readable after the client's send returned (softirqs run
+	# in threads), and the load bounds "readable" by the reader's own read
+	# return there (rr_timed: readable_bound=read_return).
+	check_response 5 "$(vm_hold)"
 	no_misses
 }
 
@@ -175,7 +184,7 @@ interval_window() {
 @test "response accuracy on the kprobe path: the 2 ms server's counts and p50/p99 within 5% of the load's own" {
 	skip_without_kprobes
 	kprobe_rr_counts
-	check_response 5 "$(vm_p99)"
+	check_response 5 "$(vm_hold)"
 	no_misses
 }
 

@@ -11,16 +11,25 @@ teardown() { teardown_scratch; }
 
 # The empty programs of bpf_floor (no CPU-clock sampler): their counters
 # grow only while the kernel's run-time statistics are on, whoever holds
-# them (the sysctl shows only its own setting, not a holder's fd).
+# them (the sysctl shows only its own setting, not a holder's fd). Its
+# sched_switch program is read alone: one program's counter takes bpftool
+# a fraction of the time of all of them, which in a TCG guest under load
+# is most of a second and would blur the instant of the read.
 start_witness() {
 	"$TOOLS/bpf_floor" -F 0 >"$SCRATCH/floor" 2>&1 &
 	WITNESS=$!
 	PIDS+=("$WITNESS")
 	wait_for_text "$SCRATCH/floor" "attached"
+	WITNESS_PROG="$(prog_ids "$WITNESS" | tr , '\n' | while read -r id; do
+		bpftool prog show id "$id" -j | jq -r 'select(.name == "flr_switch") | .id'; done)"
+	[ -n "$WITNESS_PROG" ]
 }
 
-# The witness's runs counted so far.
-witness_runs() { bpftool_runs "$WITNESS" | awk '{ print $2 }'; }
+# The ids of the programs PID holds, comma-separated.
+prog_ids() { cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -un | paste -sd, -; }
+
+# The witness's sched_switch runs counted so far.
+witness_runs() { bpftool prog show id "$WITNESS_PROG" -j | jq '.run_cnt // 0'; }
 
 # Another holder (bpftop, kernel.bpf_stats_enabled=1) keeps the statistics
 # on all the time: the programs' counters then also grow outside dbtrace's
@@ -35,7 +44,7 @@ need_stats_off() {
 # Sums run_time_ns and run_cnt of the programs PID holds, as bpftool reads them.
 bpftool_runs() {   # PID
 	local ids
-	ids="$(cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -un | paste -sd, -)"
+	ids="$(prog_ids "$1")"
 	[ -n "$ids" ] || return 1
 	bpftool prog show -j | jq -r --argjson ids "[$ids]" \
 		'[.[] | select(.id as $i | any($ids[]; . == $i))] | "\(map(.run_time_ns // 0) | add) \(map(.run_cnt // 0) | add) \(length)"'
@@ -54,14 +63,18 @@ bpftool_runs() {   # PID
 	load=$!
 	PIDS+=("$load")
 	# while the load runs, the statistics are off between the windows:
-	# two reads of the witness 0.2 s apart agree (1.8 s of every 2 are off)
-	for ((i = 0; i < 8 && !off; i++)); do
+	# two reads of the witness 0.2 s apart agree (1.8 s of every 2 are
+	# off). The pause between pairs is drawn at random: a fixed one
+	# paced the pairs to the 2 s interval in a slow guest (every pair of
+	# one 5.10 run met a window).
+	for ((i = 0; i < 12 && !off; i++)); do
 		a="$(witness_runs)"
 		sleep 0.2
 		b="$(witness_runs)"
 		[ "$a" != "$b" ] || off=1
-		sleep 0.13
+		sleep "0.$((RANDOM % 9 + 1))"
 	done
+	echo "pairs of reads until one fell between windows: $i"
 	[ "$off" = 1 ]
 	# once the load is over, what the programs ran is what bpftool reads;
 	# a window after the read adds an idle machine's few events

@@ -11,11 +11,18 @@
  * same interval, wake-ups and preemption included.
  *
  * usage: rr_timed [-d SECONDS] [-c CLIENT_CPU] [-S SERVER_CPU]
- *                 [-H HOLD_US | -B FAST_US,SLOW_US,SLOW_PCT] [-g GAP_US]
+ *                 [-H HOLD_US | -B FAST_US,SLOW_US,SLOW_PCT [-Q QUEUE_BYTES]]
+ *                 [-g GAP_US] [-R READ_DELAY_US] [-T] [-a ADDR]
+ *                 [-N SERVER_NETNS,CLIENT_NETNS] [-A PHASE_MS]
  *                 [-n MAX_REQUESTS] [-o STAMPS_FILE]
  *   -H   every request takes HOLD_US
  *   -B   SLOW_PCT% of the requests (evenly spread: request i is slow when
  *        i*SLOW_PCT/100 steps up) take SLOW_US, the others FAST_US
+ *   -Q   before each slow request's reply (-B) the server sends QUEUE_BYTES
+ *        of UDP (1000-byte datagrams, to the client's address, port 9)
+ *        from its own namespace: behind a shaper on its egress the reply
+ *        waits for them to leave, QUEUE_BYTES x 8 / rate less the
+ *        shaper's burst, and nothing else about the request differs
  *   -g   the client sleeps GAP_US between a reply and its next request
  *        (a slow-paced client: fewer requests per jiffy)
  *   -o   every request's stamps into STAMPS_FILE, a line each (µs of
@@ -117,6 +124,7 @@ struct opts {
 	double seconds;
 	int client_cpu, server_cpu;
 	long fast_us, slow_us, slow_pct;   /* -H: slow_pct 0 */
+	long queue_bytes;                  /* -Q */
 	long gap_us;
 	long max_requests;
 	const char *stamps_file;
@@ -374,12 +382,29 @@ static double pct_us(const struct opts *o, const long *begin, const long *end, l
 
 struct server {
 	int listen_fd;
+	int queue_fd;              /* -Q: a UDP socket in the server's namespace */
 	const struct opts *o;
 	struct stamps rx, reply;   /* its request's receive timestamp, its reply's send start */
 	struct stamps sent;        /* its reply's send return */
 	struct stamps read;        /* its request's read return */
 	struct stamps txts;        /* -T: its reply's transmit timestamp */
 };
+
+/* -Q: BYTES of datagrams to the peer of the connection fd, port 9, sent
+ * from udp ahead of the reply, so that the reply queues behind them. */
+static void queue_ahead(int fd, int udp, long bytes)
+{
+	static const char payload[1000];
+	struct sockaddr_in sa;
+	socklen_t len = sizeof(sa);
+
+	if (getpeername(fd, (struct sockaddr *)&sa, &len))
+		die("getpeername");
+	sa.sin_port = htons(9);
+	for (long left = bytes; left > 0; left -= sizeof(payload))
+		sendto(udp, payload, left < (long)sizeof(payload) ? (size_t)left : sizeof(payload), 0,
+		       (struct sockaddr *)&sa, sizeof(sa));
+}
 
 static void *serve(void *arg)
 {
@@ -408,6 +433,8 @@ static void *serve(void *arg)
 			break;
 		stamp(&s->read, now_rt_ns());
 		busy_wait_ns((is_slow(s->o, i) ? s->o->slow_us : s->o->fast_us) * 1000);
+		if (s->o->queue_bytes && is_slow(s->o, i))
+			queue_ahead(fd, s->queue_fd, s->o->queue_bytes);
 		stamp(&s->rx, rx);
 		stamp(&s->reply, now_rt_ns());
 		if (send_all(fd, buf, sizeof(buf)))
@@ -443,6 +470,9 @@ static void conn_open(struct conn *c, const struct opts *o, long gap_us)
 	if (o->server_ns)
 		enter_netns(o->server_ns);
 	c->s.listen_fd = tcp_listen_announce(&c->sa, 1);
+	c->s.queue_fd = o->queue_bytes ? socket(AF_INET, SOCK_DGRAM, 0) : -1;
+	if (o->queue_bytes && c->s.queue_fd < 0)
+		die("udp socket");
 	if (o->client_ns)
 		enter_netns(o->client_ns);
 	/* on the listener too: the accepted socket inherits it, so the
@@ -555,9 +585,9 @@ static int preempt_rt(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: rr_timed [-d s] [-c cpu] [-S cpu] [-H us | -B fast_us,slow_us,slow_pct] "
-			"[-g us] [-R read_delay_us] [-T] [-a addr] [-N server_netns,client_netns] [-A phase_ms] "
-			"[-n requests] [-o stamps_file]\n");
+	fprintf(stderr, "usage: rr_timed [-d s] [-c cpu] [-S cpu] "
+			"[-H us | -B fast_us,slow_us,slow_pct [-Q queue_bytes]] [-g us] [-R read_delay_us] [-T] "
+			"[-a addr] [-N server_netns,client_netns] [-A phase_ms] [-n requests] [-o stamps_file]\n");
 	exit(2);
 }
 
@@ -569,7 +599,7 @@ int main(int argc, char **argv)
 	long t_end, phase_ms = 0, total = 0;
 	int c, nconn;
 
-	while ((c = getopt(argc, argv, "d:c:S:H:B:g:R:Ta:N:A:n:o:")) != -1) {
+	while ((c = getopt(argc, argv, "d:c:S:H:B:Q:g:R:Ta:N:A:n:o:")) != -1) {
 		switch (c) {
 		case 'd': o.seconds = atof(optarg); break;
 		case 'c': o.client_cpu = atoi(optarg); break;
@@ -579,6 +609,7 @@ int main(int argc, char **argv)
 			if (sscanf(optarg, "%ld,%ld,%ld", &o.fast_us, &o.slow_us, &o.slow_pct) != 3)
 				usage();
 			break;
+		case 'Q': o.queue_bytes = atol(optarg); break;
 		case 'g': o.gap_us = atol(optarg); break;
 		case 'R': o.read_delay_us = atol(optarg); break;
 		case 'T': o.tx_stamps = 1; break;
@@ -599,7 +630,7 @@ int main(int argc, char **argv)
 	}
 	o.deferred_rx = preempt_rt();
 	if (optind < argc || o.seconds <= 0 || o.fast_us < 0 || o.slow_us < 0 || o.slow_pct < 0 ||
-	    o.slow_pct > 100 || o.gap_us < 0 || o.read_delay_us < 0 || o.max_requests < 0 || phase_ms < 0 ||
+	    o.slow_pct > 100 || o.queue_bytes < 0 || (o.queue_bytes && !o.slow_pct) || o.gap_us < 0 || o.read_delay_us < 0 || o.max_requests < 0 || phase_ms < 0 ||
 	    (phase_ms && !o.gap_us))
 		usage();
 	nconn = phase_ms ? 2 : 1;

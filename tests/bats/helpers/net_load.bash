@@ -68,32 +68,6 @@ tx_backlog() {
 	done
 }
 
-# udp_pulses NS ADDR MBIT ON_MS PERIOD_MS SECONDS: udp_flood's datagrams
-# in bursts: MBIT Mbit/s for ON_MS of every PERIOD_MS, for SECONDS. Behind
-# a shaper slower than MBIT the queue fills in each burst and drains after
-# it: the packets sent then wait, the others do not.
-udp_pulses() {
-	ip netns exec "$1" python3 -c '
-import socket, sys, time
-addr, mbit, on, period, secs = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]) / 1000, float(sys.argv[4]) / 1000, float(sys.argv[5])
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-per_s = mbit * 1e6 / 8 / 1000
-t0 = time.monotonic(); sent = 0; bursts = 0
-while time.monotonic() - t0 < secs:
-    start = time.monotonic(); n = 0
-    while time.monotonic() - start < on:
-        while n < (time.monotonic() - start) * per_s:
-            try:
-                s.sendto(b"x" * 1000, (addr, 9))
-            except OSError:
-                pass
-            n += 1
-        time.sleep(0.0002)
-    sent += n; bursts += 1
-    time.sleep(max(0.0, period - (time.monotonic() - start)))
-print("sent=%d bursts=%d" % (sent, bursts))' "$2" "$3" "$4" "$5" "$6"
-}
-
 # backlog_wait_us FILE RATE_MBIT: how long a packet waits behind the
 # median of tx_backlog's samples in FILE at the shaper's rate, backlog x 8
 # / rate (bytes x 8 / (Mbit/s) = us); says the samples on stderr and
