@@ -1,4 +1,5 @@
 #include "findings/finding.h"
+#include "core/log.h"
 #include "core/vec.h"
 
 #include <errno.h>
@@ -21,8 +22,13 @@ static struct finding_evidence *next_ev(struct finding *f, const char *key)
 {
 	struct finding_evidence *e;
 
-	if (f->n_ev >= FINDING_MAX_EVIDENCE)
+	/* a rule that outgrew the room is dbtrace's bug, not the user's:
+	 * said with -v (a full room once hid a joined rto_waits) */
+	if (f->n_ev >= FINDING_MAX_EVIDENCE) {
+		log_debug("finding %s: no room for evidence %s (%d pieces at most)", f->id, key,
+			  FINDING_MAX_EVIDENCE);
 		return NULL;
+	}
 	e = &f->ev[f->n_ev++];
 	memset(e, 0, sizeof(*e));
 	snprintf(e->key, sizeof(e->key), "%s", key);

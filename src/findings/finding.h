@@ -39,7 +39,8 @@ struct finding_list {
 
 const char *finding_severity_name(enum finding_severity s);
 
-/* Evidence helpers: silently ignore entries past FINDING_MAX_EVIDENCE. */
+/* Evidence helpers: entries past FINDING_MAX_EVIDENCE are dropped (said
+ * with -v). */
 void finding_num(struct finding *f, const char *key, double v);
 void finding_text(struct finding *f, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
