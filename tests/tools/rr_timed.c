@@ -630,8 +630,8 @@ int main(int argc, char **argv)
 	}
 	o.deferred_rx = preempt_rt();
 	if (optind < argc || o.seconds <= 0 || o.fast_us < 0 || o.slow_us < 0 || o.slow_pct < 0 ||
-	    o.slow_pct > 100 || o.queue_bytes < 0 || (o.queue_bytes && !o.slow_pct) || o.gap_us < 0 || o.read_delay_us < 0 || o.max_requests < 0 || phase_ms < 0 ||
-	    (phase_ms && !o.gap_us))
+	    o.slow_pct > 100 || o.queue_bytes < 0 || (o.queue_bytes && !o.slow_pct) || o.gap_us < 0 ||
+	    o.read_delay_us < 0 || o.max_requests < 0 || phase_ms < 0 || (phase_ms && !o.gap_us))
 		usage();
 	nconn = phase_ms ? 2 : 1;
 	/* -A: conns[0] paced, conns[1] back to back */
