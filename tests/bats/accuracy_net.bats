@@ -71,7 +71,7 @@ check_response() {   # pct [p99_pct|bracket]
 # on a host, to the load's bracket in the emulated guest (see that test).
 vm_hold() { [ "${DBTRACE_VM:-0}" = 1 ] && echo bracket || echo 5; }
 
-# check_bracketed WHAT SERVER_SRC CLIENT_SRC SERVER_GOT CLIENT_GOT: for the
+# check_bracketed WHAT SERVER_SRC CLIENT_SRC SERVER_GOT CLIENT_GOT [SUM_PCT]: for the
 # qemu TCG guest, dbtrace's server and client medians against what the
 # load measures of the same requests: ROLE_p50_us, ROLE_lo_p50_us and
 # ROLE_hi_p50_us of each role's SRC (rr_timed's output over the whole run,
@@ -83,8 +83,8 @@ vm_hold() { [ "${DBTRACE_VM:-0}" = 1 ] && echo bracket || echo 5; }
 # a 400 us fast mode). So each role is held to the bracket the load
 # times around dbtrace's instants (rr_timed: _lo_/_hi_), 3% beyond it
 # (the fine histogram's bound), and the two roles' sum to the load's
-# sum within 5%: the offsets cancel there (the same 64-byte message on
-# the same path each way), a role's own error does not.
+# sum within SUM_PCT% (default 5): the offsets cancel there (the same
+# 64-byte message on the same path each way), a role's own error does not.
 check_bracketed() {
 	local what="$1" ssrc="$2" csrc="$3" sg="$4" cg="$5" sum_pct="${6:-5}"
 	check_between "server $what (us)" "$sg" "$(load_field "$ssrc" server_lo_p50_us)" \
