@@ -20,8 +20,8 @@ start_witness() {
 	WITNESS=$!
 	PIDS+=("$WITNESS")
 	wait_for_text "$SCRATCH/floor" "attached"
-	WITNESS_PROG="$(prog_ids "$WITNESS" | tr , '\n' | while read -r id; do
-		bpftool prog show id "$id" -j | jq -r 'select(.name == "flr_switch") | .id'; done)"
+	WITNESS_PROG="$(bpftool prog show -j | jq -r --argjson ids "[$(prog_ids "$WITNESS")]" \
+		'.[] | select(.name == "flr_switch" and (.id as $i | any($ids[]; . == $i))) | .id')"
 	[ -n "$WITNESS_PROG" ]
 }
 

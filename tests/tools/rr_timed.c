@@ -390,26 +390,22 @@ struct server {
 	struct stamps txts;        /* -T: its reply's transmit timestamp */
 };
 
-/* -Q: BYTES of datagrams to the peer of the connection fd, port 9, sent
+/* -Q: BYTES of datagrams to peer (the client's address, port 9), sent
  * from udp ahead of the reply, so that the reply queues behind them. */
-static void queue_ahead(int fd, int udp, long bytes)
+static void queue_ahead(int udp, const struct sockaddr_in *peer, long bytes)
 {
 	static const char payload[1000];
-	struct sockaddr_in sa;
-	socklen_t len = sizeof(sa);
 
-	if (getpeername(fd, (struct sockaddr *)&sa, &len))
-		die("getpeername");
-	sa.sin_port = htons(9);
 	for (long left = bytes; left > 0; left -= sizeof(payload))
 		sendto(udp, payload, left < (long)sizeof(payload) ? (size_t)left : sizeof(payload), 0,
-		       (struct sockaddr *)&sa, sizeof(sa));
+		       (const struct sockaddr *)peer, sizeof(*peer));
 }
 
 static void *serve(void *arg)
 {
 	struct server *s = arg;
 	char buf[MSG_BYTES];
+	struct sockaddr_in peer = { 0 };   /* -Q: where the queued datagrams go */
 	int fd;
 
 	pin(s->o->server_cpu);
@@ -419,6 +415,13 @@ static void *serve(void *arg)
 	rx_stamps_on(fd);
 	if (s->o->tx_stamps)
 		tx_stamps_on(fd);
+	if (s->o->queue_bytes) {
+		socklen_t len = sizeof(peer);
+
+		if (getpeername(fd, (struct sockaddr *)&peer, &len))
+			die("getpeername");
+		peer.sin_port = htons(9);
+	}
 	for (long i = 0;; i++) {
 		long rx;
 
@@ -434,7 +437,7 @@ static void *serve(void *arg)
 		stamp(&s->read, now_rt_ns());
 		busy_wait_ns((is_slow(s->o, i) ? s->o->slow_us : s->o->fast_us) * 1000);
 		if (s->o->queue_bytes && is_slow(s->o, i))
-			queue_ahead(fd, s->queue_fd, s->o->queue_bytes);
+			queue_ahead(s->queue_fd, &peer, s->o->queue_bytes);
 		stamp(&s->rx, rx);
 		stamp(&s->reply, now_rt_ns());
 		if (send_all(fd, buf, sizeof(buf)))
