@@ -152,19 +152,38 @@ static void form_by_parent(struct proc_group_proc *p, size_t n, size_t *order, s
 		p[i].key = p[root[i]].key;
 }
 
-static void form_by_cgroup(struct proc_group_proc *p, size_t n, size_t *order)
+/* Whether p[i] heads its cgroup cg: its parent is not in the table, or in
+ * another cgroup (a service's main process, a container's init). */
+static bool heads_cgroup(const struct proc_group_proc *p, const size_t *by_pid, size_t n, size_t i,
+			 const char *cg)
 {
-	qsort_r(order, n, sizeof(*order), by_cgroup, p);
-	for (size_t i = 0, lead = 0; i < n; i++) {
-		const char *cg = p[order[i]].cgroup;
+	size_t up = p[i].ppid != p[i].pid ? proc_group_lookup(p, by_pid, n, p[i].ppid) : SIZE_MAX;
 
-		if (!cg || !cg[0]) {
-			p[order[i]].key = p[order[i]].pid;   /* gone or unknown: alone */
-			continue;
-		}
-		if (strcmp(or_empty(p[order[lead]].cgroup), cg))
-			lead = i;
-		p[order[i]].key = p[order[lead]].pid;
+	return up == SIZE_MAX || strcmp(or_empty(p[up].cgroup), cg);
+}
+
+/* Cgroup grouping: one group per path, led by the lowest pid of the
+ * processes that head it, else its lowest pid. Not simply the lowest pid:
+ * pids wrap, and a postmaster started at 32700 forks its backends at 600. */
+static void form_by_cgroup(struct proc_group_proc *p, size_t n, size_t *order, size_t *by_pid)
+{
+	proc_group_sort_by_pid(p, n, by_pid);
+	qsort_r(order, n, sizeof(*order), by_cgroup, p);
+	for (size_t lo = 0, hi; lo < n; lo = hi) {
+		const char *cg = or_empty(p[order[lo]].cgroup);
+		size_t lead = lo;
+
+		for (hi = lo + 1; hi < n && !strcmp(or_empty(p[order[hi]].cgroup), cg); hi++)
+			;
+		if (!cg[0])
+			continue;   /* gone or unknown: each alone (its key is its pid) */
+		for (size_t i = lo; i < hi; i++)
+			if (heads_cgroup(p, by_pid, n, order[i], cg)) {
+				lead = i;
+				break;
+			}
+		for (size_t i = lo; i < hi; i++)
+			p[order[i]].key = p[order[lead]].pid;
 	}
 }
 
@@ -188,7 +207,7 @@ int proc_group_form(struct proc_group_proc *p, size_t n, enum proc_group_by by)
 	if (by == PROC_GROUP_PARENT)
 		form_by_parent(p, n, order, root);
 	else if (by == PROC_GROUP_CGROUP)
-		form_by_cgroup(p, n, order);
+		form_by_cgroup(p, n, order, root);
 	free(order);
 	free(root);
 	return proc_group_count(p, n);

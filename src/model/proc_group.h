@@ -17,7 +17,8 @@
  *    one leads its own group (two PostgreSQL clusters under systemd). The executable is /proc/PID/exe's target, or the comm when
  *    it cannot be read (kernel threads, a process gone).
  *  - PROC_GROUP_CGROUP: the processes of one cgroup v2 path (a systemd
- *    service, a container) form one group.
+ *    service, a container) form one group, led by the process that heads
+ *    it (its parent outside the cgroup: the service's main process).
  *
  * A group's key is its leader's pid: the topmost process of the parent
  * chain, else the lowest pid. A group of one process is keyed by its

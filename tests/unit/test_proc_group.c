@@ -107,6 +107,33 @@ static void test_by_cgroup(void **state)
 	assert_int_equal(find(8000)->key, 8000);
 }
 
+/* Pids wrap: the postmaster (32700) forked its auxiliaries at 624 and 627
+ * after the wrap; the cgroup's group is still led by the process whose
+ * parent (a shell) is outside it. A loop (pids reused while /proc was read)
+ * with no such head falls back to the lowest pid. */
+static void test_cgroup_pid_wrap(void **state)
+{
+	struct proc_group_proc p[] = {
+		{ .pid = 627, .ppid = 32700, .exe = PG, .comm = "postgres", .cgroup = "/pg.service" },
+		{ .pid = 500, .ppid = 1, .exe = "/usr/bin/bash", .comm = "bash", .cgroup = "/user.slice" },
+		{ .pid = 32700, .ppid = 500, .exe = PG, .comm = "postgres", .cgroup = "/pg.service" },
+		{ .pid = 624, .ppid = 32700, .exe = PG, .comm = "postgres", .cgroup = "/pg.service" },
+		{ .pid = 32673, .ppid = 32700, .exe = PG, .comm = "postgres", .cgroup = "/pg.service" },
+		{ .pid = 5, .ppid = 6, .exe = "/x", .comm = "x", .cgroup = "/loop" },
+		{ .pid = 6, .ppid = 5, .exe = "/x", .comm = "x", .cgroup = "/loop" },
+	};
+
+	(void)state;
+	assert_int_equal(proc_group_form(p, 7, PROC_GROUP_CGROUP), 0);
+	for (size_t i = 0; i < 5; i++)
+		if (p[i].pid != 500)
+			assert_int_equal(p[i].key, 32700);
+	assert_int_equal(p[2].n_members, 4);
+	assert_int_equal(p[1].key, 500);
+	assert_int_equal(p[5].key, 5);
+	assert_int_equal(p[6].key, 5);
+}
+
 static void test_by_pid(void **state)
 {
 	(void)state;
@@ -179,6 +206,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_by_parent),
 		cmocka_unit_test(test_by_cgroup),
+		cmocka_unit_test(test_cgroup_pid_wrap),
 		cmocka_unit_test(test_by_pid),
 		cmocka_unit_test(test_parent_loop),
 		cmocka_unit_test(test_names),
