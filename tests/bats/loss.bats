@@ -21,6 +21,7 @@ setup() {
 
 teardown() {
 	stop_bg
+	trace_drops_delete
 	router_delete
 	netns_pair_delete
 	remove_scratch
@@ -55,14 +56,19 @@ qdisc_reason() {
 }
 
 # drops_match DBTRACE TC REASON: each skb the qdisc dropped is one
-# kfree_skb with the qdisc's reason (within 1%, or 2); where the kernel
+# kfree_skb with the qdisc's reason (within 3%, or 2); where the kernel
 # gives no reason (before 5.17) every skb freed unconsumed on the device
-# counts, the qdisc's drops among them: at least tc's.
+# counts, the qdisc's drops among them: at least tc's. Not closer: on the
+# 6.18 host the BPF programs on kfree_skb are now and then not run for a
+# few of the tracepoint's events, with no recursion miss counted (the
+# tracefs record below has them, tc counts them; bpftrace alone misses
+# them too: 1-12 of ~1000 in 4 of 16 runs; dbtrace here 3-20 in 5 of 12).
+# The guests' kernels give every one (exact in each ring's runs).
 drops_match() {
 	if [ "$3" = unknown ]; then
 		[ "$1" -ge "$2" ]
 	else
-		close_to "$1" "$2" 1 2
+		close_to "$1" "$2" 3 2
 	fi
 }
 
@@ -91,8 +97,10 @@ drops_match() {
 	wait_for_text "$SCRATCH/recv" listening
 	# the capture outlasts the stream by 6 s: the sender waits until all is
 	# acknowledged, so every retransmit falls inside it
+	trace_drops_start
 	capture 9 ip netns exec "$NSA" "$TOOLS/tcp_loss" stream -a 10.232.2.2 -p 5201 -d 3
-	local kernel got dropped drops fast reason
+	local kernel got dropped drops fast reason traced all
+	[ -z "$TRACE_INST" ] || traced="$(trace_drops_stop)"
 	kernel="$(field total_retrans)"
 	got="$(retx 5201 client segments)"
 	dropped="$(qdisc_dropped rb)"
@@ -100,12 +108,22 @@ drops_match() {
 	drops="$(drops_on rb "$reason")"
 	fast="$(retx 5201 client fast)"
 	echo "retransmits: dbtrace $got (fast $fast), the socket's tcpi_total_retrans $kernel"
-	echo "drops on rb: dbtrace $drops, tc -s qdisc $dropped"
+	all="$(jq '[.net.drop_reasons[] | select(.reason == "qdisc_drop") | .count] | add // 0' "$SCRATCH/run.json")"
+	echo "drops on rb: dbtrace $drops, tc -s qdisc $dropped; qdisc drops on every device:" \
+		"dbtrace $all, the kernel's kfree_skb events ${traced:-(not traced here)}"
 	jq -c '.net.drops[]' "$SCRATCH/run.json"
+	jq -c '{lost_events: .overhead.lost_events}' "$SCRATCH/run.json"
 	[ "$dropped" -gt 20 ]
 	[ "$kernel" -gt 20 ]
 	within_pct "$got" "$kernel" 5
 	drops_match "$drops" "$dropped" "$reason"
+	if [ -n "${traced:-}" ]; then
+		# rb's qdisc made every QDISC_DROP of the run; dbtrace read no
+		# more of them than the kernel traced, and missed as few
+		[ "$drops" -eq "$all" ]
+		[ "$all" -le "$traced" ]
+		close_to "$all" "$traced" 3 2
+	fi
 	# the kinds add up, and a bulk stream recovers by fast retransmit
 	[ "$(jq '[.net.ports[] | select(.port == 5201 and .role == "client") | .retransmits |
 	         .timeout + .fast + .tlp + .syn + .other] | first' "$SCRATCH/run.json")" -eq "$got" ]
