@@ -14,8 +14,9 @@
  *    processes of the same executable and comm that share a parent of
  *    another executable form one group among themselves (a shell's
  *    workers), unless they have children of their own program: each such
- *    one leads its own group (two PostgreSQL clusters under systemd). The executable is /proc/PID/exe's target, or the comm when
- *    it cannot be read (kernel threads, a process gone).
+ *    one leads its own group (two PostgreSQL clusters under systemd).
+ *    The executable is /proc/PID/exe's target, or the comm when it
+ *    cannot be read (kernel threads, a process gone).
  *  - PROC_GROUP_CGROUP: the processes of one cgroup v2 path (a systemd
  *    service, a container) form one group, led by the process that heads
  *    it (its parent outside the cgroup: the service's main process).
