@@ -61,9 +61,11 @@ qdisc_reason() {
 # counts, the qdisc's drops among them: at least tc's. Not closer: on the
 # 6.18 host the BPF programs on kfree_skb are now and then not run for a
 # few of the tracepoint's events, with no recursion miss counted (the
-# tracefs record below has them, tc counts them; bpftrace alone misses
-# them too: 1-12 of ~1000 in 4 of 16 runs; dbtrace here 3-20 in 5 of 12).
-# The guests' kernels give every one (exact in each ring's runs).
+# tracefs record below has them, tc counts them; bpftrace alone missed
+# none in 10 runs with BPF run-time statistics off and 1-12 of ~1000 in
+# 10 of 20 with them on or toggled, which dbtrace's overhead meter does a
+# tenth of the time; dbtrace here 3-20 in about half its runs). The
+# guests' kernels give every one (exact in each ring's runs).
 drops_match() {
 	if [ "$3" = unknown ]; then
 		[ "$1" -ge "$2" ]
