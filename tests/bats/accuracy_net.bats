@@ -71,8 +71,8 @@ check_response() {   # pct [p99_pct|bracket]
 # on a host, to the load's bracket in the emulated guest (see that test).
 vm_hold() { [ "${DBTRACE_VM:-0}" = 1 ] && echo bracket || echo 5; }
 
-# check_bracketed WHAT SERVER_SRC CLIENT_SRC SERVER_GOT CLIENT_GOT [SUM_PCT]: for the
-# qemu TCG guest, dbtrace's server and client medians against what the
+# check_bracketed WHAT SERVER_SRC CLIENT_SRC SERVER_GOT CLIENT_GOT [SUM_PCT]:
+# for the qemu TCG guest, dbtrace's server and client medians against what the
 # load measures of the same requests: ROLE_p50_us, ROLE_lo_p50_us and
 # ROLE_hi_p50_us of each role's SRC (rr_timed's output over the whole run,
 # or window_medians over the interval a finding judged).
