@@ -33,8 +33,9 @@ CFLAGS     += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 # What the pure library needs; the binary adds libbpf.
 LIB_LDLIBS := -lelf -lz -lncursesw -ljson-c -lmnl -lmicrohttpd -lm
 LDLIBS     := -lbpf $(LIB_LDLIBS)
+# BPF_DEFS: set only by the skeleton's build (below)
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
-              -MMD -MP -Iinclude -Ibpf -I$(BUILD)
+              -MMD -MP -Iinclude -Ibpf -I$(BUILD) $(BPF_DEFS)
 
 # Sources that touch libbpf: the collectors, the BPF core helpers, the
 # subcommands and main. Everything else is pure and linked into the unit
@@ -52,7 +53,7 @@ LIB_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
 TOOL_BINS  := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
-.PHONY: all deps test-deps run test unit bats tools bench install clean layers demo docs deb
+.PHONY: all deps test-deps run test unit bats tools bench skeleton install clean layers demo docs deb
 .DELETE_ON_ERROR:
 # Keep the BPF objects: bpftool reads them and tests inspect them.
 .SECONDARY: $(BPF_OBJS)
@@ -102,8 +103,14 @@ demo: all
 
 bench:
 	$(Q)scripts/setup.sh --bench
-	$(Q)$(MAKE) --no-print-directory all tools
+	$(Q)$(MAKE) --no-print-directory all tools skeleton
 	$(Q)bench/run.sh --write docs/benchmarks.md
+
+# The benchmark's skeleton (bpf/skeleton.bpf.h): dbtrace whose programs
+# find their records and measure nothing, built apart in $(BUILD)/skeleton
+# and never installed.
+skeleton:
+	$(Q)$(MAKE) --no-print-directory BUILD=$(BUILD)/skeleton BPF_DEFS=-DDBT_SKELETON=1 $(BUILD)/skeleton/dbtrace
 
 install: $(BUILD)/dbtrace
 	install -D -m 0755 $(BUILD)/dbtrace $(DESTDIR)$(PREFIX)/sbin/dbtrace

@@ -61,6 +61,7 @@
 #include "load_sample.bpf.h"
 #include "hist.bpf.h"
 #include "maps.bpf.h"
+#include "skeleton.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -945,7 +946,7 @@ static __always_inline void on_ready(struct sock *sk, const bool typed)
 	if (!tcp_conn(sk, typed))
 		return;
 	s = sock_state(sk, typed);
-	if (!s)
+	if (!s || DBT_SKELETON)
 		return;
 	/* what starts here is timed as drawn; a client's timed request
 	 * ends here whatever the draw */
@@ -1016,7 +1017,7 @@ static __always_inline void on_recv(struct sock *sk, int ret, int flags, const b
 		return;
 	}
 	s = sock_state(sk, typed);
-	if (!s)
+	if (!s || DBT_SKELETON)
 		return;
 	p = port_entry(s);
 	/* the clock for a timed wait, or a timed request's read */
@@ -1113,7 +1114,7 @@ static __always_inline void on_send(struct sock *sk, __u64 size, const bool type
 	if (!tcp_conn(sk, typed))
 		return;
 	s = sock_state(sk, typed);
-	if (!s)
+	if (!s || DBT_SKELETON)
 		return;
 	if (s->role == DBT_NET_SERVER)
 		server_send(s, sk);

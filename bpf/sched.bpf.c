@@ -51,6 +51,7 @@
 #include "maps.bpf.h"
 #include "sirq_pending.bpf.h"
 #include "hist.bpf.h"
+#include "skeleton.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -319,6 +320,18 @@ static __always_inline struct dbt_sched_thread *record_of(struct task_struct *t,
 	return th;
 }
 
+/* The skeleton's switch-out (bpf/skeleton.bpf.h): the record found, the
+ * run-queue total kept, nothing else. */
+static __always_inline void skeleton_left_cpu(struct task_struct *prev, __u32 tid, const bool typed)
+{
+	struct dbt_sched_thread *th;
+	bool stored;
+
+	th = tid ? record_of(prev, tid, &stored, typed) : NULL;
+	if (th)
+		th->runq_ns = KREAD(typed, prev, sched_info.run_delay) - th->base_runq_ns;
+}
+
 /* The thread leaving the CPU: its counters as the kernel has them now
  * (__schedule() has charged this run and counted this switch before the
  * tracepoint), and the softirq time that ran on top of it since it came
@@ -333,6 +346,10 @@ static __always_inline void left_cpu(struct task_struct *prev, __u32 tid, __u32 
 	__u64 runq, wait, switches;
 	__u32 zero = 0;
 
+	if (DBT_SKELETON) {
+		skeleton_left_cpu(prev, tid, typed);
+		return;
+	}
 	p = bpf_map_lookup_elem(&sirq_pending, &zero);
 	if (p) {
 		sirq = *p;
@@ -406,6 +423,8 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 	struct dbt_sched_cur *cur;
 
 	left_cpu(prev, prev_tid, cpu, preempt, typed);
+	if (DBT_SKELETON)
+		return;
 	cur = bpf_map_lookup_elem(&sched_cur, &zero);
 	if (!cur)
 		return;

@@ -12,6 +12,7 @@
 #include "sirq_pending.bpf.h"
 #include "load_sample.bpf.h"
 #include "hist.bpf.h"
+#include "skeleton.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -90,6 +91,8 @@ static __always_inline void on_raise(unsigned int vec)
 	if (vec >= DBT_SOFTIRQ_VECS || !lookup(&st, &s))
 		return;
 	st->raises[vec]++;
+	if (DBT_SKELETON)
+		return;
 	/* a vector already pending runs once for all its raises: the wait
 	 * that matters is the oldest one */
 	if (!s->raised_ns[vec]) {
@@ -112,6 +115,8 @@ static __always_inline void on_entry(unsigned int vec)
 	if (s->in_sirq)
 		st->unmatched++;
 	st->entries[vec]++;
+	if (DBT_SKELETON)
+		return;
 	/* the handler's run is timed as drawn; a timed raise ends here
 	 * whatever the draw */
 	w = dbt_start_weight();
@@ -140,7 +145,7 @@ static __always_inline void on_exit(unsigned int vec)
 	struct dbt_softirq_state *s;
 	__u64 now, delta, nested;
 
-	if (vec >= DBT_SOFTIRQ_VECS || !lookup(&st, &s))
+	if (vec >= DBT_SOFTIRQ_VECS || !lookup(&st, &s) || DBT_SKELETON)
 		return;
 	if (!s->in_sirq || s->sirq_vec != vec) {
 		st->unmatched++;
