@@ -549,7 +549,7 @@ segment_rate() {   # FILE
 # and ratio_interval() read them as the load "budget". The skeleton takes
 # a turn too when CONFIGS has it.
 budget_configs() {
-	echo baseline floor dbtrace | tr ' ' '\n'
+	printf '%s\n' baseline floor dbtrace
 	[[ " ${CONFIGS[*]} " != *" skeleton "* ]] || echo skeleton
 }
 
@@ -958,17 +958,21 @@ floor_verdict() {   # DBTRACE FLOOR INTERVAL ROUNDS LABEL LIMIT
 	verdict "$(awk -v d="$d" -v f="$f" -v l="$limit" 'BEGIN { print ((d > 0 ? d : 0) <= l * (f > 0 ? f : 0)) }')"
 }
 
+# LABEL's run time per event on TRACEPOINT (its BPF table), whole ns, or -.
+event_ns() {   # LABEL TRACEPOINT
+	local ns=
+	[ ! -s "$WORK/$1.bpf" ] || ns="$(awk -v tp="$2" '$2 == tp && $3 > 0 { printf "%.0f", $4 / $3; exit }' "$WORK/$1.bpf")"
+	echo "${ns:--}"
+}
+
 # Issue 29: a program's run time per event over the floor's empty program
 # on the same tracepoint (the BPF tables), dbtrace's within LIMIT ns; the
 # skeleton's beside it: what finding the records costs there alone.
 event_target() {   # TRACEPOINT LIMIT
-	local ns e d s
-	ns="$(awk -v tp="$1" '
-		FNR == 1 { k++ }
-		$2 == tp && $3 > 0 { v[k] = sprintf("%.0f", $4 / $3) }
-		END { printf "%s %s %s", (1 in v ? v[1] : "-"), (2 in v ? v[2] : "-"), (3 in v ? v[3] : "-") }
-	' "$WORK/floor.bpf" "$WORK/dbtrace.bpf" "$WORK/skeleton.bpf" 2>/dev/null)" || true
-	read -r e d s <<<"${ns:-- - -}"
+	local e d s
+	e="$(event_ns floor "$1")"
+	d="$(event_ns dbtrace "$1")"
+	s="$(event_ns skeleton "$1")"
 	if [ "$e" = - ] || [ "$d" = - ]; then target "  $1" "n/a (no program of the floor's or dbtrace's on it)" n/a; return; fi
 	target "  $1" "dbtrace $((d - e)) ns over the empty $e ns; skeleton $([ "$s" = - ] && echo n/a || echo "$((s - e)) ns")" \
 		"$(verdict "$([ $((d - e)) -le "$2" ] && echo 1 || echo 0)")"
